@@ -1,0 +1,55 @@
+"""User settings (annotator name, key bindings) in a small TOML file."""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from w2c_tui.paths import config_file
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What the user configured; `keys` maps a binding id to the keys that trigger it."""
+
+    annotator: str | None = None
+    keys: dict[str, str] = field(default_factory=dict)
+    path: Path | None = None
+
+
+def load_settings(path: Path | None = None) -> Settings:
+    """Read the settings file; a missing file means defaults, a broken one is an error."""
+    target = path or config_file()
+    if not target.exists():
+        return Settings(path=target)
+    try:
+        data = tomllib.loads(target.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as error:
+        raise ValueError(f"{target}: not valid TOML: {error}") from error
+    annotator = data.get("annotator")
+    keys = data.get("keys", {})
+    if annotator is not None and not isinstance(annotator, str):
+        raise ValueError(f"{target}: field 'annotator' must be a string")
+    if not isinstance(keys, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in keys.items()
+    ):
+        raise ValueError(f"{target}: table [keys] must map binding ids to key strings")
+    return Settings(annotator=annotator, keys=dict(keys), path=target)
+
+
+def save_annotator(name: str, path: Path | None = None) -> None:
+    """Remember the annotator's name for the next start (keeps the other settings)."""
+    target = path or config_file()
+    current = load_settings(target)
+    lines = [f"annotator = {json.dumps(name)}", ""]
+    if current.keys:
+        lines.append("[keys]")
+        lines.extend(f"{json.dumps(k)} = {json.dumps(v)}" for k, v in sorted(current.keys.items()))
+        lines.append("")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_suffix(".tmp")
+    tmp.write_text("\n".join(lines), encoding="utf-8")
+    os.replace(tmp, target)

@@ -1,0 +1,1 @@
+"""Frozen domain objects and enums shared by every layer; no I/O here."""

@@ -1,0 +1,215 @@
+"""Frozen records the services hand to the front ends."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from w2c_tui.domain.labels import LABELS, ItemKind, Label, RaterKind, VerdictStatus
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    """One tool specification as offered to the model (raw JSON text kept verbatim)."""
+
+    raw: str
+
+    @property
+    def spec(self) -> dict[str, Any]:
+        """The parsed specification (an empty dict if the text is not a JSON object)."""
+        try:
+            value = json.loads(self.raw)
+        except json.JSONDecodeError:
+            return {}
+        return value if isinstance(value, dict) else {}
+
+    @property
+    def name(self) -> str:
+        """The tool's name, or `?` when the spec has none."""
+        return str(self.spec.get("name", "?"))
+
+    def pretty(self) -> str:
+        """Indented JSON for display, non-ASCII shown as characters."""
+        try:
+            return json.dumps(json.loads(self.raw), indent=2, ensure_ascii=False)
+        except json.JSONDecodeError:
+            return self.raw
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """A benchmark item (or a train example kept for browsing)."""
+
+    id: int
+    dataset: str
+    uuid: str
+    position: int
+    question: str
+    tools: tuple[Tool, ...]
+    answers: tuple[tuple[str, str], ...]
+    gold: Label | None
+    kind: ItemKind = ItemKind.TEST
+    source: str | None = None
+    source_id: str | None = None
+    held_out_param: str | None = None
+    target_tool: str | None = None
+    orig_question: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def n_tools(self) -> int:
+        """How many tools the model is offered."""
+        return len(self.tools)
+
+    def answer(self, label: Label) -> str | None:
+        """The candidate answer for `label`, if the item has one."""
+        for name, text in self.answers:
+            if name in (label.value, "direct_answer" if label is Label.DIRECT else ""):
+                return text
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class ItemRow:
+    """The few fields the items list shows per line."""
+
+    id: int
+    uuid: str
+    position: int
+    gold: Label | None
+    n_tools: int
+    question: str
+    labelled: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Dataset:
+    """A named collection of items with counts for the datasets screen."""
+
+    id: int
+    name: str
+    kind: str
+    source_path: str | None
+    sha256: str | None
+    imported_at: datetime
+    n_items: int = 0
+    n_human_labels: int = 0
+    n_responses: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Rater:
+    """Something that assigns labels: a person, a judge, a scorer, the gold label."""
+
+    id: int
+    kind: RaterKind
+    name: str
+    config: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def display(self) -> str:
+        """Name for screens, with the kind."""
+        return f"{self.name} ({self.kind.value})"
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """One rater's reading of an item or of a model's response to it."""
+
+    id: int
+    rater: Rater
+    item_id: int
+    target_model: str | None
+    response_id: int | None
+    label: Label | None
+    status: VerdictStatus
+    raw: str | None
+    scores: dict[str, Any]
+    created_at: datetime
+    supersedes_id: int | None = None
+    run_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Response:
+    """A target model's free-form response to an item, with every current verdict on it."""
+
+    id: int | None
+    item_id: int
+    target_model: str
+    text: str | None
+    created_at: datetime | None
+    verdicts: tuple[Verdict, ...] = ()
+
+    def by_kind(self, kind: RaterKind) -> tuple[Verdict, ...]:
+        """The verdicts given by raters of `kind`."""
+        return tuple(v for v in self.verdicts if v.rater.kind is kind)
+
+
+@dataclass(frozen=True, slots=True)
+class ItemQA:
+    """One annotator's item-QA state: the correct behaviour, flags on, a note."""
+
+    label: Label | None
+    flags: frozenset[str]
+    note: str
+
+
+@dataclass(frozen=True, slots=True)
+class ItemDetail:
+    """Everything the review screen shows for one item."""
+
+    item: Item
+    models: tuple[ModelPanel, ...]
+    qa: ItemQA
+
+    @property
+    def responses(self) -> tuple[Response, ...]:
+        """Every response, model by model."""
+        return tuple(r for panel in self.models for r in panel.responses)
+
+
+@dataclass(frozen=True, slots=True)
+class LabelRecord:
+    """A human label as exported: who, what, when."""
+
+    annotator: str
+    dataset: str
+    item_uuid: str
+    target_model: str | None
+    label: Label | None
+    status: VerdictStatus
+    flags: tuple[str, ...]
+    note: str
+    created_at: datetime
+    first_labelled_at: datetime
+    n_edits: int
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """Labelling progress of one annotator on one dataset in one mode."""
+
+    done: int
+    total: int
+
+    @property
+    def fraction(self) -> float:
+        """Share done, 0 when there is nothing to do."""
+        return self.done / self.total if self.total else 0.0
+
+
+def labels_by_index() -> dict[int, Label]:
+    """Option index → label (for scorers that answer with an index)."""
+    return dict(enumerate(LABELS))
+
+
+@dataclass(frozen=True, slots=True)
+class ModelPanel:
+    """One target model's side of an item: its responses and its model-level verdicts."""
+
+    target_model: str
+    responses: tuple[Response, ...]
+    model_verdicts: tuple[Verdict, ...]

@@ -1,0 +1,130 @@
+"""What importers produce: validated records ready to be stored, plus their report."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from w2c_tui.domain.labels import ItemKind, Label, RaterKind, VerdictStatus
+
+
+@dataclass(frozen=True, slots=True)
+class ItemRecord:
+    """A validated item from a file, keyed by its `uuid`."""
+
+    uuid: str
+    question: str
+    tools: tuple[str, ...]
+    answers: tuple[tuple[str, str], ...]
+    gold: Label | None
+    line: int
+    kind: ItemKind = ItemKind.TEST
+    source: str | None = None
+    source_id: str | None = None
+    held_out_param: str | None = None
+    target_tool: str | None = None
+    orig_question: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def content_hash(self) -> str:
+        """A hash of everything that defines the item (not the line number)."""
+        payload = {
+            "uuid": self.uuid,
+            "question": self.question,
+            "tools": list(self.tools),
+            "answers": [list(a) for a in self.answers],
+            "gold": self.gold.value if self.gold else None,
+            "kind": self.kind.value,
+            "source": self.source,
+            "source_id": self.source_id,
+            "held_out_param": self.held_out_param,
+            "target_tool": self.target_tool,
+            "orig_question": self.orig_question,
+            "extra": self.extra,
+        }
+        text = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class RaterSpec:
+    """How a rater is identified before it has a database id."""
+
+    kind: RaterKind
+    name: str
+    config: dict[str, Any] = field(default_factory=dict)
+
+    def key(self) -> str:
+        """A stable identity: kind, name and a hash of the configuration."""
+        text = json.dumps(self.config, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+        return f"{self.kind.value}:{self.name}:{digest}"
+
+
+@dataclass(frozen=True, slots=True)
+class ResponseRecord:
+    """A target model's response to the item `uuid`."""
+
+    uuid: str
+    target_model: str
+    text: str | None
+    line: int
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class VerdictRecord:
+    """A rater's verdict on item `uuid` for `target_model` (and on one of its responses)."""
+
+    uuid: str
+    rater: RaterSpec
+    target_model: str | None
+    label: Label | None
+    status: VerdictStatus
+    line: int
+    raw: str | None = None
+    scores: dict[str, Any] = field(default_factory=dict)
+    response_index: int | None = None
+    """Index into the bundle's responses when the verdict reads a response."""
+
+
+@dataclass(frozen=True, slots=True)
+class ImportBundle:
+    """Everything read from one file (or one run folder), all or nothing."""
+
+    path: str
+    kind: str
+    sha256: str
+    items: tuple[ItemRecord, ...] = ()
+    responses: tuple[ResponseRecord, ...] = ()
+    verdicts: tuple[VerdictRecord, ...] = ()
+    notes: tuple[str, ...] = ()
+    default_dataset: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ImportReport:
+    """What an import did, or would do with --dry-run."""
+
+    path: str
+    kind: str
+    dataset: str
+    items_new: int = 0
+    items_unchanged: int = 0
+    items_changed: tuple[str, ...] = ()
+    responses_new: int = 0
+    responses_unchanged: int = 0
+    verdicts_new: int = 0
+    verdicts_unchanged: int = 0
+    verdicts_invalid: int = 0
+    unknown_uuids: tuple[str, ...] = ()
+    unknown_records: int = 0
+    notes: tuple[str, ...] = ()
+    dry_run: bool = False
+
+    @property
+    def changed_nothing(self) -> bool:
+        """True when the store was already up to date with this file."""
+        return not (self.items_new or self.responses_new or self.verdicts_new)

@@ -1,0 +1,66 @@
+"""Review-screen state that the services understand: modes and filters."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from w2c_tui.domain.labels import Label
+
+
+class ReviewMode(StrEnum):
+    """What the annotator labels."""
+
+    RESPONSES = "responses"
+    ITEM_QA = "item_qa"
+
+    @property
+    def title(self) -> str:
+        """Name for the header."""
+        return "response labelling" if self is ReviewMode.RESPONSES else "item QA"
+
+
+class ToolCount(StrEnum):
+    """Buckets of the number of tools offered."""
+
+    NONE = "0"
+    ONE = "1"
+    SEVERAL = "2+"
+
+
+@dataclass(frozen=True, slots=True)
+class ItemFilter:
+    """Which items the review list shows; `None` means any."""
+
+    gold: Label | None = None
+    tools: ToolCount | None = None
+    source: str | None = None
+    labelled: bool | None = None
+    disagree: bool = False
+    search: str = ""
+
+    def with_(self, **changes: object) -> ItemFilter:
+        """A copy with some fields changed."""
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+    @property
+    def active(self) -> bool:
+        """True when anything is filtered."""
+        return self != ItemFilter()
+
+    def describe(self) -> str:
+        """A short text for the header, e.g. 'gold=tool_call tools=0'."""
+        parts = []
+        if self.gold:
+            parts.append(f"gold={self.gold.value}")
+        if self.tools:
+            parts.append(f"tools={self.tools.value}")
+        if self.source:
+            parts.append(f"source={self.source}")
+        if self.labelled is not None:
+            parts.append("labelled" if self.labelled else "unlabelled")
+        if self.disagree:
+            parts.append("human≠judge")
+        if self.search:
+            parts.append(f"search={self.search!r}")
+        return " ".join(parts) or "all items"

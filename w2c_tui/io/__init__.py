@@ -1,0 +1,1 @@
+"""Readers and writers of external formats, validated at the edge."""
