@@ -25,8 +25,9 @@ def rater_row(session: Session, spec: RaterSpec) -> RaterRow:
     key = spec.key()
     row = session.exec(select(RaterRow).where(RaterRow.key == key)).first()
     if row is None:
-        row = RaterRow(key=key, kind=spec.kind.value, name=spec.name,
-                       config_json=dumps(spec.config))
+        row = RaterRow(
+            key=key, kind=spec.kind.value, name=spec.name, config_json=dumps(spec.config)
+        )
         session.add(row)
         session.flush()
     return row

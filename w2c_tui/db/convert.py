@@ -45,8 +45,7 @@ def to_item(row: ItemRow, dataset: str) -> Item:
 def to_rater(row: RaterRow) -> Rater:
     """A rater row as a domain Rater."""
     assert row.id is not None
-    return Rater(id=row.id, kind=RaterKind(row.kind), name=row.name,
-                 config=loads(row.config_json))
+    return Rater(id=row.id, kind=RaterKind(row.kind), name=row.name, config=loads(row.config_json))
 
 
 def to_verdict(row: VerdictRow, rater: Rater, target_model: str | None) -> Verdict:

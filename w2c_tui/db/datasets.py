@@ -23,37 +23,56 @@ class DatasetQueries:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def list(self) -> list[Dataset]:
+    def all(self) -> list[Dataset]:
         """Every dataset with its counts, by name."""
         with Session(self.engine) as session:
-            items = dict(session.exec(select(ItemRow.dataset_id, func.count())
-                                      .group_by(col(ItemRow.dataset_id))).all())
-            responses = dict(session.exec(
-                select(ItemRow.dataset_id, func.count())
-                .join(ResponseRow, col(ResponseRow.item_id) == col(ItemRow.id))
-                .group_by(col(ItemRow.dataset_id))).all())
-            labels = dict(session.exec(
-                select(ItemRow.dataset_id, func.count())
-                .join(VerdictRow, col(VerdictRow.item_id) == col(ItemRow.id))
-                .join(RaterRow, col(RaterRow.id) == col(VerdictRow.rater_id))
-                .where(col(RaterRow.kind) == RaterKind.HUMAN.value,
-                       col(VerdictRow.is_current).is_(True),
-                       col(VerdictRow.status) == VerdictStatus.OK.value)
-                .group_by(col(ItemRow.dataset_id))).all())
+            items = dict(
+                session.exec(
+                    select(ItemRow.dataset_id, func.count()).group_by(col(ItemRow.dataset_id))
+                ).all()
+            )
+            responses = dict(
+                session.exec(
+                    select(ItemRow.dataset_id, func.count())
+                    .join(ResponseRow, col(ResponseRow.item_id) == col(ItemRow.id))
+                    .group_by(col(ItemRow.dataset_id))
+                ).all()
+            )
+            labels = dict(
+                session.exec(
+                    select(ItemRow.dataset_id, func.count())
+                    .join(VerdictRow, col(VerdictRow.item_id) == col(ItemRow.id))
+                    .join(RaterRow, col(RaterRow.id) == col(VerdictRow.rater_id))
+                    .where(
+                        col(RaterRow.kind) == RaterKind.HUMAN.value,
+                        col(VerdictRow.is_current).is_(True),
+                        col(VerdictRow.status) == VerdictStatus.OK.value,
+                    )
+                    .group_by(col(ItemRow.dataset_id))
+                ).all()
+            )
             rows = session.exec(select(DatasetRow).order_by(col(DatasetRow.name))).all()
             out = []
             for row in rows:
                 assert row.id is not None
-                out.append(Dataset(id=row.id, name=row.name, kind=row.kind,
-                                   source_path=row.source_path, sha256=row.sha256,
-                                   imported_at=row.imported_at,
-                                   n_items=int(items.get(row.id, 0)),
-                                   n_human_labels=int(labels.get(row.id, 0)),
-                                   n_responses=int(responses.get(row.id, 0))))
+                out.append(
+                    Dataset(
+                        id=row.id,
+                        name=row.name,
+                        kind=row.kind,
+                        source_path=row.source_path,
+                        sha256=row.sha256,
+                        imported_at=row.imported_at,
+                        n_items=int(items.get(row.id, 0)),
+                        n_human_labels=int(labels.get(row.id, 0)),
+                        n_responses=int(responses.get(row.id, 0)),
+                    )
+                )
             return out
 
     def target_models(self) -> list[str]:
         """Names of the target models that have responses or verdicts."""
         with Session(self.engine) as session:
-            return list(session.exec(select(TargetModelRow.name)
-                                     .order_by(col(TargetModelRow.name))).all())
+            return list(
+                session.exec(select(TargetModelRow.name).order_by(col(TargetModelRow.name))).all()
+            )

@@ -35,11 +35,13 @@ class ImportWriter:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def apply(self, bundle: ImportBundle, dataset: str, *, dry_run: bool = False,
-              strict: bool = False) -> ImportReport:
+    def apply(
+        self, bundle: ImportBundle, dataset: str, *, dry_run: bool = False, strict: bool = False
+    ) -> ImportReport:
         """Store `bundle` into `dataset`; report what changed (nothing on dry runs)."""
-        report = ImportReport(path=bundle.path, kind=bundle.kind, dataset=dataset,
-                              notes=bundle.notes, dry_run=dry_run)
+        report = ImportReport(
+            path=bundle.path, kind=bundle.kind, dataset=dataset, notes=bundle.notes, dry_run=dry_run
+        )
         try:
             with Session(self.engine) as session, session.begin():
                 if bundle.items:
@@ -51,18 +53,26 @@ class ImportWriter:
                 if strict and report.items_changed:
                     raise StrictImportError(
                         f"{bundle.path}: {len(report.items_changed)} item(s) differ from the "
-                        f"stored version (first: {report.items_changed[0]}); nothing imported")
+                        f"stored version (first: {report.items_changed[0]}); nothing imported"
+                    )
                 report = self._results(session, ds.id, bundle, report)
                 if strict and report.unknown_records:
                     raise StrictImportError(
                         f"{bundle.path}: {report.unknown_records} record(s) name "
                         f"{len(report.unknown_uuids)} uuid(s) not in dataset {dataset!r} "
-                        f"(first: {report.unknown_uuids[0]}); nothing imported")
+                        f"(first: {report.unknown_uuids[0]}); nothing imported"
+                    )
                 if dry_run:
                     raise _DryRun
-                session.add(ImportLogRow(path=bundle.path, kind=bundle.kind,
-                                         sha256=bundle.sha256, dataset_id=ds.id,
-                                         report_json=json.dumps(asdict(report))))
+                session.add(
+                    ImportLogRow(
+                        path=bundle.path,
+                        kind=bundle.kind,
+                        sha256=bundle.sha256,
+                        dataset_id=ds.id,
+                        report_json=json.dumps(asdict(report)),
+                    )
+                )
         except _DryRun:
             pass
         return report
@@ -71,21 +81,29 @@ class ImportWriter:
     def _dataset(session: Session, name: str, bundle: ImportBundle) -> DatasetRow:
         row = session.exec(select(DatasetRow).where(DatasetRow.name == name)).first()
         if row is None:
-            row = DatasetRow(name=name, kind=bundle.kind, source_path=bundle.path,
-                             sha256=bundle.sha256)
+            row = DatasetRow(
+                name=name, kind=bundle.kind, source_path=bundle.path, sha256=bundle.sha256
+            )
             session.add(row)
             session.flush()
         return row
 
     @staticmethod
-    def _items(session: Session, dataset_id: int, items: tuple[ItemRecord, ...],
-               report: ImportReport) -> ImportReport:
+    def _items(
+        session: Session, dataset_id: int, items: tuple[ItemRecord, ...], report: ImportReport
+    ) -> ImportReport:
         if not items:
             return report
-        existing = dict(session.exec(select(ItemRow.uuid, ItemRow.content_hash)
-                                     .where(col(ItemRow.dataset_id) == dataset_id)).all())
-        last = session.exec(select(func.max(ItemRow.position))
-                            .where(col(ItemRow.dataset_id) == dataset_id)).one()
+        existing = dict(
+            session.exec(
+                select(ItemRow.uuid, ItemRow.content_hash).where(
+                    col(ItemRow.dataset_id) == dataset_id
+                )
+            ).all()
+        )
+        last = session.exec(
+            select(func.max(ItemRow.position)).where(col(ItemRow.dataset_id) == dataset_id)
+        ).one()
         position = -1 if last is None else int(last)
         new_rows: list[dict[str, object]] = []
         unchanged = 0
@@ -101,41 +119,54 @@ class ImportWriter:
             position += 1
             new_rows.append(_item_values(record, dataset_id, position, digest))
         for start in range(0, len(new_rows), ITEM_BATCH):
-            session.execute(insert(ItemRow), new_rows[start:start + ITEM_BATCH])
-        return replace(report, items_new=len(new_rows), items_unchanged=unchanged,
-                       items_changed=tuple(changed))
+            session.execute(insert(ItemRow), new_rows[start : start + ITEM_BATCH])
+        return replace(
+            report, items_new=len(new_rows), items_unchanged=unchanged, items_changed=tuple(changed)
+        )
 
-    def _results(self, session: Session, dataset_id: int, bundle: ImportBundle,
-                 report: ImportReport) -> ImportReport:
+    def _results(
+        self, session: Session, dataset_id: int, bundle: ImportBundle, report: ImportReport
+    ) -> ImportReport:
         if not bundle.responses and not bundle.verdicts:
             return report
         wanted = {r.uuid for r in bundle.responses} | {v.uuid for v in bundle.verdicts}
         item_ids: dict[str, int] = {}
-        for uuid, item_id in session.exec(select(ItemRow.uuid, ItemRow.id).where(
-                col(ItemRow.dataset_id) == dataset_id)).all():
+        for uuid, item_id in session.exec(
+            select(ItemRow.uuid, ItemRow.id).where(col(ItemRow.dataset_id) == dataset_id)
+        ).all():
             if uuid in wanted and item_id is not None:
                 item_ids[uuid] = item_id
         unknown = sorted(wanted - item_ids.keys())
         unknown_records = sum(1 for r in bundle.responses if r.uuid not in item_ids) + sum(
-            1 for v in bundle.verdicts if v.uuid not in item_ids)
+            1 for v in bundle.verdicts if v.uuid not in item_ids
+        )
         response_ids, new_responses, same_responses = self._responses(session, bundle, item_ids)
-        new_verdicts, same_verdicts, invalid = self._verdicts(session, bundle, item_ids,
-                                                              response_ids)
-        return replace(report, responses_new=new_responses, responses_unchanged=same_responses,
-                       verdicts_new=new_verdicts, verdicts_unchanged=same_verdicts,
-                       verdicts_invalid=invalid, unknown_uuids=tuple(unknown),
-                       unknown_records=unknown_records)
+        new_verdicts, same_verdicts, invalid = self._verdicts(
+            session, bundle, item_ids, response_ids
+        )
+        return replace(
+            report,
+            responses_new=new_responses,
+            responses_unchanged=same_responses,
+            verdicts_new=new_verdicts,
+            verdicts_unchanged=same_verdicts,
+            verdicts_invalid=invalid,
+            unknown_uuids=tuple(unknown),
+            unknown_records=unknown_records,
+        )
 
     @staticmethod
-    def _responses(session: Session, bundle: ImportBundle,
-                   item_ids: dict[str, int]) -> tuple[dict[int, int], int, int]:
+    def _responses(
+        session: Session, bundle: ImportBundle, item_ids: dict[str, int]
+    ) -> tuple[dict[int, int], int, int]:
         ids: dict[int, int] = {}
         new = same = 0
         known: dict[tuple[int, int], list[ResponseRow]] = defaultdict(list)
         relevant = {item_ids[r.uuid] for r in bundle.responses if r.uuid in item_ids}
         if relevant:
-            for row in session.exec(select(ResponseRow).where(
-                    col(ResponseRow.item_id).in_(relevant))).all():
+            for row in session.exec(
+                select(ResponseRow).where(col(ResponseRow.item_id).in_(relevant))
+            ).all():
                 known[(row.item_id, row.target_model_id)].append(row)
         for index, record in enumerate(bundle.responses):
             item_id = item_ids.get(record.uuid)
@@ -146,9 +177,14 @@ class ImportWriter:
             existing = known[(item_id, model.id)]
             match = next((r for r in existing if r.text == record.text), None)
             if match is None:
-                match = ResponseRow(item_id=item_id, target_model_id=model.id, text=record.text,
-                                    sample_index=len(existing), source=bundle.path,
-                                    meta_json=dumps(record.meta))
+                match = ResponseRow(
+                    item_id=item_id,
+                    target_model_id=model.id,
+                    text=record.text,
+                    sample_index=len(existing),
+                    source=bundle.path,
+                    meta_json=dumps(record.meta),
+                )
                 session.add(match)
                 session.flush()
                 existing.append(match)
@@ -160,29 +196,41 @@ class ImportWriter:
         return ids, new, same
 
     @staticmethod
-    def _verdicts(session: Session, bundle: ImportBundle, item_ids: dict[str, int],
-                  response_ids: dict[int, int]) -> tuple[int, int, int]:
+    def _verdicts(
+        session: Session,
+        bundle: ImportBundle,
+        item_ids: dict[str, int],
+        response_ids: dict[int, int],
+    ) -> tuple[int, int, int]:
         new = same = invalid = 0
         for record in bundle.verdicts:
             item_id = item_ids.get(record.uuid)
             if item_id is None:
                 continue
             rater = rater_row(session, record.rater)
+            assert rater.id is not None
             model_id = None
             if record.target_model is not None:
                 model = target_model_row(session, record.target_model)
                 model_id = model.id
-            response_id = (response_ids.get(record.response_index)
-                           if record.response_index is not None else None)
+            response_id = (
+                response_ids.get(record.response_index)
+                if record.response_index is not None
+                else None
+            )
             if record.response_index is not None and response_id is None:
                 continue
             query = select(VerdictRow).where(
-                col(VerdictRow.rater_id) == rater.id, col(VerdictRow.item_id) == item_id,
+                col(VerdictRow.rater_id) == rater.id,
+                col(VerdictRow.item_id) == item_id,
                 col(VerdictRow.is_current).is_(True),
-                col(VerdictRow.target_model_id).is_(None) if model_id is None
+                col(VerdictRow.target_model_id).is_(None)
+                if model_id is None
                 else col(VerdictRow.target_model_id) == model_id,
-                col(VerdictRow.response_id).is_(None) if response_id is None
-                else col(VerdictRow.response_id) == response_id)
+                col(VerdictRow.response_id).is_(None)
+                if response_id is None
+                else col(VerdictRow.response_id) == response_id,
+            )
             current = session.exec(query).first()
             if current is not None and _same(current, record):
                 same += 1
@@ -190,11 +238,20 @@ class ImportWriter:
             if current is not None:
                 current.is_current = False
                 session.add(current)
-            session.add(VerdictRow(
-                rater_id=rater.id, item_id=item_id, target_model_id=model_id,
-                response_id=response_id, label=record.label.value if record.label else None,
-                status=record.status.value, raw=record.raw, scores_json=dumps(record.scores),
-                source=bundle.path, supersedes_id=current.id if current else None))
+            session.add(
+                VerdictRow(
+                    rater_id=rater.id,
+                    item_id=item_id,
+                    target_model_id=model_id,
+                    response_id=response_id,
+                    label=record.label.value if record.label else None,
+                    status=record.status.value,
+                    raw=record.raw,
+                    scores_json=dumps(record.scores),
+                    source=bundle.path,
+                    supersedes_id=current.id if current else None,
+                )
+            )
             session.flush()
             new += 1
             invalid += record.status is VerdictStatus.INVALID
@@ -202,13 +259,17 @@ class ImportWriter:
 
 
 def _same(row: VerdictRow, record: VerdictRecord) -> bool:
-    return (row.label == (record.label.value if record.label else None)
-            and row.status == record.status.value and row.raw == record.raw
-            and json.loads(row.scores_json or "{}") == record.scores)
+    return (
+        row.label == (record.label.value if record.label else None)
+        and row.status == record.status.value
+        and row.raw == record.raw
+        and json.loads(row.scores_json or "{}") == record.scores
+    )
 
 
-def _item_values(record: ItemRecord, dataset_id: int, position: int,
-                 digest: str) -> dict[str, object]:
+def _item_values(
+    record: ItemRecord, dataset_id: int, position: int, digest: str
+) -> dict[str, object]:
     return {
         "dataset_id": dataset_id,
         "uuid": record.uuid,

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import Engine, and_, exists, func, not_, or_
+from sqlalchemy import select as sa_select
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
@@ -56,8 +58,11 @@ def labelled_condition(mode: ReviewMode, rater_id: int | None) -> Any:
         )
     unlabelled_response = exists().where(
         col(ResponseRow.item_id) == col(ItemRow.id),
-        not_(exists().where(col(VerdictRow.response_id) == col(ResponseRow.id),
-                            _human_current(rater_id))),
+        not_(
+            exists().where(
+                col(VerdictRow.response_id) == col(ResponseRow.id), _human_current(rater_id)
+            )
+        ),
     )
     return not_(unlabelled_response)
 
@@ -69,22 +74,23 @@ def disagreement_condition() -> Any:
     human_rater = aliased(RaterRow)
     judge_rater = aliased(RaterRow)
     return exists().where(
-        human.item_id == col(ItemRow.id),
-        human.is_current.is_(True),  # type: ignore[attr-defined]
-        human.status == VerdictStatus.OK.value,
-        human_rater.id == human.rater_id,
-        human_rater.kind == RaterKind.HUMAN.value,
-        judge.response_id == human.response_id,
-        judge.is_current.is_(True),  # type: ignore[attr-defined]
-        judge.status == VerdictStatus.OK.value,
-        judge_rater.id == judge.rater_id,
-        judge_rater.kind == RaterKind.JUDGE.value,
-        judge.label != human.label,
+        col(human.item_id) == col(ItemRow.id),
+        col(human.is_current).is_(True),
+        col(human.status) == VerdictStatus.OK.value,
+        col(human_rater.id) == col(human.rater_id),
+        col(human_rater.kind) == RaterKind.HUMAN.value,
+        col(judge.response_id) == col(human.response_id),
+        col(judge.is_current).is_(True),
+        col(judge.status) == VerdictStatus.OK.value,
+        col(judge_rater.id) == col(judge.rater_id),
+        col(judge_rater.kind) == RaterKind.JUDGE.value,
+        col(judge.label) != col(human.label),
     )
 
 
-def filter_conditions(dataset_id: int, flt: ItemFilter, mode: ReviewMode,
-                      rater_id: int | None) -> list[Any]:
+def filter_conditions(
+    dataset_id: int, flt: ItemFilter, mode: ReviewMode, rater_id: int | None
+) -> list[Any]:
     """All WHERE conditions for `flt`."""
     conditions: list[Any] = [col(ItemRow.dataset_id) == dataset_id]
     if flt.gold is not None:
@@ -94,7 +100,7 @@ def filter_conditions(dataset_id: int, flt: ItemFilter, mode: ReviewMode,
     elif flt.tools is ToolCount.ONE:
         conditions.append(col(ItemRow.n_tools) == 1)
     elif flt.tools is ToolCount.SEVERAL:
-        conditions.append(col(ItemRow.n_tools) >= 2)  # noqa: PLR2004
+        conditions.append(col(ItemRow.n_tools) >= 2)
     if flt.source:
         conditions.append(col(ItemRow.source) == flt.source)
     if flt.labelled is not None:
@@ -104,8 +110,9 @@ def filter_conditions(dataset_id: int, flt: ItemFilter, mode: ReviewMode,
         conditions.append(disagreement_condition())
     if flt.search:
         pattern = f"%{flt.search}%"
-        conditions.append(or_(col(ItemRow.question).ilike(pattern),
-                              col(ItemRow.uuid).ilike(pattern)))
+        conditions.append(
+            or_(col(ItemRow.question).ilike(pattern), col(ItemRow.uuid).ilike(pattern))
+        )
     return conditions
 
 
@@ -115,40 +122,63 @@ class ItemQueries:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def count(self, dataset: str, flt: ItemFilter, mode: ReviewMode,
-              rater_id: int | None) -> int:
+    def count(self, dataset: str, flt: ItemFilter, mode: ReviewMode, rater_id: int | None) -> int:
         """How many items match."""
         with Session(self.engine) as session:
             ds = dataset_row(session, dataset)
             assert ds.id is not None
-            query = select(func.count()).select_from(ItemRow).where(
-                *filter_conditions(ds.id, flt, mode, rater_id))
+            query = (
+                select(func.count())
+                .select_from(ItemRow)
+                .where(*filter_conditions(ds.id, flt, mode, rater_id))
+            )
             return int(session.exec(query).one())
 
-    def window(self, dataset: str, flt: ItemFilter, mode: ReviewMode, rater_id: int | None,
-               offset: int, limit: int) -> list[ItemLine]:
+    def window(
+        self,
+        dataset: str,
+        flt: ItemFilter,
+        mode: ReviewMode,
+        rater_id: int | None,
+        offset: int,
+        limit: int,
+    ) -> list[ItemLine]:
         """The matching items from `offset`, at most `limit`, in file order."""
         with Session(self.engine) as session:
             ds = dataset_row(session, dataset)
             assert ds.id is not None
             labelled = labelled_condition(mode, rater_id)
             query = (
-                select(ItemRow.id, ItemRow.uuid, ItemRow.position, ItemRow.gold,
-                       ItemRow.n_tools, func.substr(ItemRow.question, 1, QUESTION_PREVIEW),
-                       labelled)
+                sa_select(
+                    col(ItemRow.id),
+                    col(ItemRow.uuid),
+                    col(ItemRow.position),
+                    col(ItemRow.gold),
+                    col(ItemRow.n_tools),
+                    func.substr(col(ItemRow.question), 1, QUESTION_PREVIEW),
+                    labelled,
+                )
                 .where(*filter_conditions(ds.id, flt, mode, rater_id))
                 .order_by(col(ItemRow.position))
                 .offset(offset)
                 .limit(limit)
             )
             return [
-                ItemLine(id=i, uuid=u, position=p, gold=Label(g) if g else None, n_tools=n,
-                         question=q, labelled=bool(lab))
-                for i, u, p, g, n, q, lab in session.exec(query).all()
+                ItemLine(
+                    id=i,
+                    uuid=u,
+                    position=p,
+                    gold=Label(g) if g else None,
+                    n_tools=n,
+                    question=q,
+                    labelled=bool(lab),
+                )
+                for i, u, p, g, n, q, lab in session.execute(query).all()
             ]
 
-    def index_of(self, dataset: str, flt: ItemFilter, mode: ReviewMode, rater_id: int | None,
-                 item_id: int) -> int | None:
+    def index_of(
+        self, dataset: str, flt: ItemFilter, mode: ReviewMode, rater_id: int | None, item_id: int
+    ) -> int | None:
         """The row number of `item_id` in the filtered list (None when filtered out)."""
         with Session(self.engine) as session:
             ds = dataset_row(session, dataset)
@@ -157,26 +187,46 @@ class ItemQueries:
             if target is None or target.dataset_id != ds.id:
                 return None
             conditions = filter_conditions(ds.id, flt, mode, rater_id)
-            present = session.exec(select(func.count()).select_from(ItemRow).where(
-                *conditions, col(ItemRow.id) == item_id)).one()
+            present = session.exec(
+                select(func.count())
+                .select_from(ItemRow)
+                .where(*conditions, col(ItemRow.id) == item_id)
+            ).one()
             if not present:
                 return None
-            before = session.exec(select(func.count()).select_from(ItemRow).where(
-                *conditions, col(ItemRow.position) < target.position)).one()
+            before = session.exec(
+                select(func.count())
+                .select_from(ItemRow)
+                .where(*conditions, col(ItemRow.position) < target.position)
+            ).one()
             return int(before)
 
-    def next_unlabelled(self, dataset: str, flt: ItemFilter, mode: ReviewMode,
-                        rater_id: int | None, after_position: int) -> int | None:
+    def next_unlabelled(
+        self,
+        dataset: str,
+        flt: ItemFilter,
+        mode: ReviewMode,
+        rater_id: int | None,
+        after_position: int,
+    ) -> int | None:
         """The id of the first unlabelled matching item after `after_position` (wrapping)."""
         with Session(self.engine) as session:
             ds = dataset_row(session, dataset)
             assert ds.id is not None
-            conditions = [*filter_conditions(ds.id, flt, mode, rater_id),
-                          not_(labelled_condition(mode, rater_id))]
-            for extra in (col(ItemRow.position) > after_position,
-                          col(ItemRow.position) <= after_position):
-                found = session.exec(select(ItemRow.id).where(*conditions, extra)
-                                     .order_by(col(ItemRow.position)).limit(1)).first()
+            conditions = [
+                *filter_conditions(ds.id, flt, mode, rater_id),
+                not_(labelled_condition(mode, rater_id)),
+            ]
+            for extra in (
+                col(ItemRow.position) > after_position,
+                col(ItemRow.position) <= after_position,
+            ):
+                found = session.exec(
+                    select(ItemRow.id)
+                    .where(*conditions, extra)
+                    .order_by(col(ItemRow.position))
+                    .limit(1)
+                ).first()
                 if found is not None:
                     return int(found)
             return None
@@ -186,9 +236,11 @@ class ItemQueries:
         with Session(self.engine) as session:
             ds = dataset_row(session, dataset)
             assert ds.id is not None
-            rows = session.exec(select(ItemRow).where(
-                col(ItemRow.dataset_id) == ds.id, col(ItemRow.uuid).startswith(uuid.strip())
-            ).limit(2)).all()
+            rows = session.exec(
+                select(ItemRow)
+                .where(col(ItemRow.dataset_id) == ds.id, col(ItemRow.uuid).startswith(uuid.strip()))
+                .limit(2)
+            ).all()
             exact = [r for r in rows if r.uuid == uuid.strip()]
             if exact:
                 return to_item(exact[0], ds.name)
@@ -202,8 +254,9 @@ class ItemQueries:
         """The distinct `source` values of a dataset."""
         with Session(self.engine) as session:
             ds = dataset_row(session, dataset)
-            rows = session.exec(select(ItemRow.source).where(col(ItemRow.dataset_id) == ds.id)
-                                .distinct()).all()
+            rows = session.exec(
+                select(ItemRow.source).where(col(ItemRow.dataset_id) == ds.id).distinct()
+            ).all()
             return sorted(s for s in rows if s)
 
     def progress(self, dataset: str, mode: ReviewMode, rater_id: int | None) -> Progress:
@@ -211,22 +264,36 @@ class ItemQueries:
         with Session(self.engine) as session:
             ds = dataset_row(session, dataset)
             if mode is ReviewMode.ITEM_QA:
-                total = session.exec(select(func.count()).select_from(ItemRow)
-                                     .where(col(ItemRow.dataset_id) == ds.id)).one()
-                done = session.exec(select(func.count(func.distinct(VerdictRow.item_id)))
-                                    .join(ItemRow, col(ItemRow.id) == col(VerdictRow.item_id))
-                                    .where(col(ItemRow.dataset_id) == ds.id,
-                                           col(VerdictRow.target_model_id).is_(None),
-                                           _human_current(rater_id))).one()
+                total = session.exec(
+                    select(func.count())
+                    .select_from(ItemRow)
+                    .where(col(ItemRow.dataset_id) == ds.id)
+                ).one()
+                done = session.exec(
+                    select(func.count(func.distinct(VerdictRow.item_id)))
+                    .join(ItemRow, col(ItemRow.id) == col(VerdictRow.item_id))
+                    .where(
+                        col(ItemRow.dataset_id) == ds.id,
+                        col(VerdictRow.target_model_id).is_(None),
+                        _human_current(rater_id),
+                    )
+                ).one()
             else:
-                total = session.exec(select(func.count()).select_from(ResponseRow)
-                                     .join(ItemRow, col(ItemRow.id) == col(ResponseRow.item_id))
-                                     .where(col(ItemRow.dataset_id) == ds.id)).one()
-                done = session.exec(select(func.count(func.distinct(VerdictRow.response_id)))
-                                    .join(ItemRow, col(ItemRow.id) == col(VerdictRow.item_id))
-                                    .where(col(ItemRow.dataset_id) == ds.id,
-                                           col(VerdictRow.response_id).is_not(None),
-                                           _human_current(rater_id))).one()
+                total = session.exec(
+                    select(func.count())
+                    .select_from(ResponseRow)
+                    .join(ItemRow, col(ItemRow.id) == col(ResponseRow.item_id))
+                    .where(col(ItemRow.dataset_id) == ds.id)
+                ).one()
+                done = session.exec(
+                    select(func.count(func.distinct(VerdictRow.response_id)))
+                    .join(ItemRow, col(ItemRow.id) == col(VerdictRow.item_id))
+                    .where(
+                        col(ItemRow.dataset_id) == ds.id,
+                        col(VerdictRow.response_id).is_not(None),
+                        _human_current(rater_id),
+                    )
+                ).one()
             return Progress(done=int(done), total=int(total))
 
     def detail(self, item_id: int, rater_id: int | None) -> ItemDetail:
@@ -240,25 +307,38 @@ class ItemQueries:
             item = to_item(row, ds.name)
             models = target_model_names(session)
             raters: dict[int, Rater] = {}
-            verdict_rows = session.exec(select(VerdictRow).where(
-                col(VerdictRow.item_id) == item_id, col(VerdictRow.is_current).is_(True)
-            ).order_by(col(VerdictRow.id))).all()
+            verdict_rows = session.exec(
+                select(VerdictRow)
+                .where(col(VerdictRow.item_id) == item_id, col(VerdictRow.is_current).is_(True))
+                .order_by(col(VerdictRow.id))
+            ).all()
             for rid in {v.rater_id for v in verdict_rows} - raters.keys():
                 rater = session.get(RaterRow, rid)
                 assert rater is not None
                 raters[rid] = to_rater(rater)
-            verdicts = [to_verdict(v, raters[v.rater_id],
-                                   models.get(v.target_model_id) if v.target_model_id else None)
-                        for v in verdict_rows]
-            responses = session.exec(select(ResponseRow).where(
-                col(ResponseRow.item_id) == item_id).order_by(col(ResponseRow.id))).all()
-            return ItemDetail(item=item,
-                              models=_panels(item_id, responses, verdicts, models),
-                              qa=_qa(session, item_id, rater_id, verdicts))
+            verdicts = [
+                to_verdict(
+                    v,
+                    raters[v.rater_id],
+                    models.get(v.target_model_id) if v.target_model_id else None,
+                )
+                for v in verdict_rows
+            ]
+            responses = session.exec(
+                select(ResponseRow)
+                .where(col(ResponseRow.item_id) == item_id)
+                .order_by(col(ResponseRow.id))
+            ).all()
+            return ItemDetail(
+                item=item,
+                models=_panels(item_id, responses, verdicts, models),
+                qa=_qa(session, item_id, rater_id, verdicts),
+            )
 
 
-def _panels(item_id: int, responses: list[ResponseRow], verdicts: list[Verdict],
-            models: dict[int, str]) -> tuple[ModelPanel, ...]:
+def _panels(
+    item_id: int, responses: Sequence[ResponseRow], verdicts: list[Verdict], models: dict[int, str]
+) -> tuple[ModelPanel, ...]:
     names: list[str] = []
     for r in responses:
         if models[r.target_model_id] not in names:
@@ -269,32 +349,50 @@ def _panels(item_id: int, responses: list[ResponseRow], verdicts: list[Verdict],
     panels = []
     for name in names:
         mine = [r for r in responses if models[r.target_model_id] == name]
-        panels.append(ModelPanel(
-            target_model=name,
-            responses=tuple(
-                Response(id=r.id, item_id=item_id, target_model=name, text=r.text,
-                         created_at=r.created_at,
-                         verdicts=tuple(v for v in verdicts if v.response_id == r.id))
-                for r in mine),
-            model_verdicts=tuple(v for v in verdicts
-                                 if v.target_model == name and v.response_id is None),
-        ))
+        panels.append(
+            ModelPanel(
+                target_model=name,
+                responses=tuple(
+                    Response(
+                        id=r.id,
+                        item_id=item_id,
+                        target_model=name,
+                        text=r.text,
+                        created_at=r.created_at,
+                        verdicts=tuple(v for v in verdicts if v.response_id == r.id),
+                    )
+                    for r in mine
+                ),
+                model_verdicts=tuple(
+                    v for v in verdicts if v.target_model == name and v.response_id is None
+                ),
+            )
+        )
     return tuple(panels)
 
 
-def _qa(session: Session, item_id: int, rater_id: int | None,
-        verdicts: list[Verdict]) -> ItemQA:
+def _qa(session: Session, item_id: int, rater_id: int | None, verdicts: list[Verdict]) -> ItemQA:
     if rater_id is None:
         return ItemQA(label=None, flags=frozenset(), note="")
-    label = next((v.label for v in verdicts if v.rater.id == rater_id
-                  and v.target_model is None and v.status is VerdictStatus.OK), None)
+    label = next(
+        (
+            v.label
+            for v in verdicts
+            if v.rater.id == rater_id and v.target_model is None and v.status is VerdictStatus.OK
+        ),
+        None,
+    )
     flags: dict[str, bool] = {}
-    for code, active in session.exec(select(QAFlagRow.code, QAFlagRow.active).where(
-            col(QAFlagRow.item_id) == item_id, col(QAFlagRow.rater_id) == rater_id
-    ).order_by(col(QAFlagRow.id))).all():
+    for code, active in session.exec(
+        select(QAFlagRow.code, QAFlagRow.active)
+        .where(col(QAFlagRow.item_id) == item_id, col(QAFlagRow.rater_id) == rater_id)
+        .order_by(col(QAFlagRow.id))
+    ).all():
         flags[code] = active
-    note = session.exec(select(NoteRow.text).where(
-        col(NoteRow.item_id) == item_id, col(NoteRow.rater_id) == rater_id
-    ).order_by(col(NoteRow.id).desc()).limit(1)).first()
-    return ItemQA(label=label, flags=frozenset(c for c, on in flags.items() if on),
-                  note=note or "")
+    note = session.exec(
+        select(NoteRow.text)
+        .where(col(NoteRow.item_id) == item_id, col(NoteRow.rater_id) == rater_id)
+        .order_by(col(NoteRow.id).desc())
+        .limit(1)
+    ).first()
+    return ItemQA(label=label, flags=frozenset(c for c, on in flags.items() if on), note=note or "")

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import Engine
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from w2c_tui.db.common import rater_row, target_model_names, target_model_row
@@ -21,17 +21,8 @@ from w2c_tui.db.tables import (
 )
 from w2c_tui.domain.errors import NotFoundError
 from w2c_tui.domain.labels import Label, RaterKind, VerdictStatus
-from w2c_tui.domain.models import LabelRecord
+from w2c_tui.domain.models import LabelChange, LabelRecord
 from w2c_tui.domain.records import RaterSpec
-
-
-@dataclass(frozen=True, slots=True)
-class LabelChange:
-    """What one labelling keypress changed (enough to undo it)."""
-
-    verdict_id: int
-    previous_label: Label | None
-    label: Label | None
 
 
 def human_spec(annotator: str) -> RaterSpec:
@@ -57,8 +48,9 @@ class LabelStore:
             assert row.id is not None
             return row.id
 
-    def set_label(self, rater_id: int, item_id: int, response_id: int | None,
-                  label: Label | None) -> LabelChange | None:
+    def set_label(
+        self, rater_id: int, item_id: int, response_id: int | None, label: Label | None
+    ) -> LabelChange | None:
         """Record `label` (None withdraws it) on a response, or on the item when no response.
 
         The earlier verdict stays in the table, marked not current; the new row points to it.
@@ -72,14 +64,20 @@ class LabelStore:
             if response_id is not None:
                 response = session.get(ResponseRow, response_id)
                 if response is None or response.item_id != item_id:
-                    raise NotFoundError(f"response {response_id} is not a response to item "
-                                        f"{item.uuid}")
+                    raise NotFoundError(
+                        f"response {response_id} is not a response to item {item.uuid}"
+                    )
                 model_id = response.target_model_id
             query = select(VerdictRow).where(
-                col(VerdictRow.rater_id) == rater_id, col(VerdictRow.item_id) == item_id,
-                col(VerdictRow.is_current).is_(True))
-            query = query.where(col(VerdictRow.response_id).is_(None) if response_id is None
-                                else col(VerdictRow.response_id) == response_id)
+                col(VerdictRow.rater_id) == rater_id,
+                col(VerdictRow.item_id) == item_id,
+                col(VerdictRow.is_current).is_(True),
+            )
+            query = query.where(
+                col(VerdictRow.response_id).is_(None)
+                if response_id is None
+                else col(VerdictRow.response_id) == response_id
+            )
             if response_id is None:
                 query = query.where(col(VerdictRow.target_model_id).is_(None))
             current = session.exec(query).first()
@@ -92,15 +90,25 @@ class LabelStore:
                 current.is_current = False
                 session.add(current)
             row = VerdictRow(
-                rater_id=rater_id, item_id=item_id, target_model_id=model_id,
-                response_id=response_id, label=label.value if label else None,
+                rater_id=rater_id,
+                item_id=item_id,
+                target_model_id=model_id,
+                response_id=response_id,
+                label=label.value if label else None,
                 status=(VerdictStatus.OK if label else VerdictStatus.MISSING).value,
-                source="tui", supersedes_id=current.id if current else None,
+                source="tui",
+                supersedes_id=current.id if current else None,
             )
             session.add(row)
             session.flush()
             assert row.id is not None
-            return LabelChange(verdict_id=row.id, previous_label=previous, label=label)
+            return LabelChange(
+                item_id=item_id,
+                response_id=response_id,
+                verdict_id=row.id,
+                previous_label=previous,
+                label=label,
+            )
 
     def set_flag(self, rater_id: int, item_id: int, code: str, active: bool) -> None:
         """Switch a QA flag on or off (appends an event)."""
@@ -124,7 +132,13 @@ class LabelStore:
         with Session(self.engine) as session:
             models = target_model_names(session)
             query = (
-                select(VerdictRow, RaterRow.name, ItemRow.uuid, ItemRow.position, DatasetRow.name)
+                sa_select(
+                    VerdictRow,
+                    col(RaterRow.name),
+                    col(ItemRow.uuid),
+                    col(ItemRow.position),
+                    col(DatasetRow.name),
+                )
                 .join(RaterRow, col(RaterRow.id) == col(VerdictRow.rater_id))
                 .join(ItemRow, col(ItemRow.id) == col(VerdictRow.item_id))
                 .join(DatasetRow, col(DatasetRow.id) == col(ItemRow.dataset_id))
@@ -133,61 +147,92 @@ class LabelStore:
             )
             if dataset is not None:
                 query = query.where(col(DatasetRow.name) == dataset)
-            rows = session.exec(query).all()
-            history: dict[tuple[int, int, int | None, int | None], list[VerdictRow]] = (
-                defaultdict(list))
+            rows = session.execute(query).all()
+            history: dict[tuple[int, int, int | None, int | None], list[VerdictRow]] = defaultdict(
+                list
+            )
             for verdict, *_ in rows:
-                key = (verdict.rater_id, verdict.item_id, verdict.target_model_id,
-                       verdict.response_id)
+                key = (
+                    verdict.rater_id,
+                    verdict.item_id,
+                    verdict.target_model_id,
+                    verdict.response_id,
+                )
                 history[key].append(verdict)
             flags, notes = self._qa_state(session)
             records = []
             for verdict, annotator, uuid, _position, ds_name in rows:
                 if not verdict.is_current:
                     continue
-                key = (verdict.rater_id, verdict.item_id, verdict.target_model_id,
-                       verdict.response_id)
+                key = (
+                    verdict.rater_id,
+                    verdict.item_id,
+                    verdict.target_model_id,
+                    verdict.response_id,
+                )
                 item_level = verdict.target_model_id is None
                 qa_key = (verdict.rater_id, verdict.item_id)
-                records.append(LabelRecord(
-                    annotator=annotator, dataset=ds_name, item_uuid=uuid,
-                    target_model=models.get(verdict.target_model_id)
-                    if verdict.target_model_id else None,
-                    label=Label(verdict.label) if verdict.label else None,
-                    status=VerdictStatus(verdict.status),
-                    flags=tuple(sorted(flags.get(qa_key, ()))) if item_level else (),
-                    note=notes.get(qa_key, "") if item_level else "",
-                    created_at=verdict.created_at,
-                    first_labelled_at=min(v.created_at for v in history[key]),
-                    n_edits=len(history[key]) - 1,
-                ))
-            records.extend(self._qa_only(session, flags, notes, dataset,
-                                         {(r.annotator, r.item_uuid, r.dataset)
-                                          for r in records if r.target_model is None}))
+                records.append(
+                    LabelRecord(
+                        annotator=annotator,
+                        dataset=ds_name,
+                        item_uuid=uuid,
+                        target_model=models.get(verdict.target_model_id)
+                        if verdict.target_model_id
+                        else None,
+                        label=Label(verdict.label) if verdict.label else None,
+                        status=VerdictStatus(verdict.status),
+                        flags=tuple(sorted(flags.get(qa_key, ()))) if item_level else (),
+                        note=notes.get(qa_key, "") if item_level else "",
+                        created_at=verdict.created_at,
+                        first_labelled_at=min(v.created_at for v in history[key]),
+                        n_edits=len(history[key]) - 1,
+                    )
+                )
+            records.extend(
+                self._qa_only(
+                    session,
+                    flags,
+                    notes,
+                    dataset,
+                    {
+                        (r.annotator, r.item_uuid, r.dataset)
+                        for r in records
+                        if r.target_model is None
+                    },
+                )
+            )
             return records
 
     @staticmethod
-    def _qa_state(session: Session) -> tuple[dict[tuple[int, int], set[str]],
-                                              dict[tuple[int, int], str]]:
+    def _qa_state(
+        session: Session,
+    ) -> tuple[dict[tuple[int, int], set[str]], dict[tuple[int, int], str]]:
         flags: dict[tuple[int, int], set[str]] = defaultdict(set)
         for rater_id, item_id, code, active in session.exec(
-                select(QAFlagRow.rater_id, QAFlagRow.item_id, QAFlagRow.code, QAFlagRow.active)
-                .order_by(col(QAFlagRow.id))).all():
+            select(
+                QAFlagRow.rater_id, QAFlagRow.item_id, QAFlagRow.code, QAFlagRow.active
+            ).order_by(col(QAFlagRow.id))
+        ).all():
             if active:
                 flags[(rater_id, item_id)].add(code)
             else:
                 flags[(rater_id, item_id)].discard(code)
         notes: dict[tuple[int, int], str] = {}
         for rater_id, item_id, text in session.exec(
-                select(NoteRow.rater_id, NoteRow.item_id, NoteRow.text)
-                .order_by(col(NoteRow.id))).all():
+            select(NoteRow.rater_id, NoteRow.item_id, NoteRow.text).order_by(col(NoteRow.id))
+        ).all():
             notes[(rater_id, item_id)] = text
         return flags, notes
 
     @staticmethod
-    def _qa_only(session: Session, flags: dict[tuple[int, int], set[str]],
-                 notes: dict[tuple[int, int], str], dataset: str | None,
-                 seen: set[tuple[str, str, str]]) -> list[LabelRecord]:
+    def _qa_only(
+        session: Session,
+        flags: dict[tuple[int, int], set[str]],
+        notes: dict[tuple[int, int], str],
+        dataset: str | None,
+        seen: set[tuple[str, str, str]],
+    ) -> list[LabelRecord]:
         """Items with flags or a note but no item-level label still get a record."""
         keys = {k for k, v in flags.items() if v} | {k for k, v in notes.items() if v}
         out: list[LabelRecord] = []
@@ -196,21 +241,39 @@ class LabelStore:
                 select(RaterRow.name, ItemRow.uuid, DatasetRow.name)
                 .join(ItemRow, col(ItemRow.id) == item_id)
                 .join(DatasetRow, col(DatasetRow.id) == col(ItemRow.dataset_id))
-                .where(col(RaterRow.id) == rater_id)).first()
+                .where(col(RaterRow.id) == rater_id)
+            ).first()
             if found is None:
                 continue
             annotator, uuid, ds_name = found
             if (dataset is not None and ds_name != dataset) or (annotator, uuid, ds_name) in seen:
                 continue
-            stamps = session.exec(select(QAFlagRow.created_at).where(
-                col(QAFlagRow.item_id) == item_id, col(QAFlagRow.rater_id) == rater_id)).all()
-            stamps += session.exec(select(NoteRow.created_at).where(
-                col(NoteRow.item_id) == item_id, col(NoteRow.rater_id) == rater_id)).all()
+            stamps = list(
+                session.exec(
+                    select(QAFlagRow.created_at).where(
+                        col(QAFlagRow.item_id) == item_id, col(QAFlagRow.rater_id) == rater_id
+                    )
+                ).all()
+            )
+            stamps += session.exec(
+                select(NoteRow.created_at).where(
+                    col(NoteRow.item_id) == item_id, col(NoteRow.rater_id) == rater_id
+                )
+            ).all()
             when: list[datetime] = sorted(stamps)
-            out.append(LabelRecord(
-                annotator=annotator, dataset=ds_name, item_uuid=uuid, target_model=None,
-                label=None, status=VerdictStatus.MISSING,
-                flags=tuple(sorted(flags.get((rater_id, item_id), ()))),
-                note=notes.get((rater_id, item_id), ""), created_at=when[-1],
-                first_labelled_at=when[0], n_edits=0))
+            out.append(
+                LabelRecord(
+                    annotator=annotator,
+                    dataset=ds_name,
+                    item_uuid=uuid,
+                    target_model=None,
+                    label=None,
+                    status=VerdictStatus.MISSING,
+                    flags=tuple(sorted(flags.get((rater_id, item_id), ()))),
+                    note=notes.get((rater_id, item_id), ""),
+                    created_at=when[-1],
+                    first_labelled_at=when[0],
+                    n_edits=0,
+                )
+            )
         return out

@@ -28,8 +28,13 @@ class Store:
     def open(cls, url: str, *, migrate: bool = True) -> Store:
         """Open (and by default upgrade) the database at `url`."""
         engine = make_engine(url, migrate=migrate)
-        return cls(engine=engine, datasets=DatasetQueries(engine), items=ItemQueries(engine),
-                   labels=LabelStore(engine), imports=ImportWriter(engine))
+        return cls(
+            engine=engine,
+            datasets=DatasetQueries(engine),
+            items=ItemQueries(engine),
+            labels=LabelStore(engine),
+            imports=ImportWriter(engine),
+        )
 
     def revision(self) -> tuple[str | None, str]:
         """(the database's revision, the newest known)."""

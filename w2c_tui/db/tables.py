@@ -10,7 +10,7 @@ from sqlmodel import Field, SQLModel
 
 def utcnow() -> datetime:
     """Timestamps are stored in UTC."""
-    return datetime.now(UTC).replace(tzinfo=None)
+    return datetime.now(UTC)
 
 
 class DatasetRow(SQLModel, table=True):

@@ -10,8 +10,9 @@ class W2CError(Exception):
 class InputError(W2CError):
     """Bad input: names the file, the line and the field."""
 
-    def __init__(self, path: str, message: str, line: int | None = None,
-                 field: str | None = None) -> None:
+    def __init__(
+        self, path: str, message: str, line: int | None = None, field: str | None = None
+    ) -> None:
         self.path = path
         self.line = line
         self.field = field

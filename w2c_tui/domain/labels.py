@@ -14,12 +14,12 @@ class Label(StrEnum):
     CANNOT_ANSWER = "cannot_answer"
 
     @property
-    def index(self) -> int:
+    def option(self) -> int:
         """Position in the option order (direct=0 … cannot_answer=3)."""
         return LABELS.index(self)
 
     @property
-    def title(self) -> str:
+    def display_name(self) -> str:
         """A human name for screens."""
         return LABEL_TITLES[self]
 

@@ -213,3 +213,35 @@ class ModelPanel:
     target_model: str
     responses: tuple[Response, ...]
     model_verdicts: tuple[Verdict, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LabelChange:
+    """One label keypress: enough to undo it."""
+
+    item_id: int
+    response_id: int | None
+    verdict_id: int
+    previous_label: Label | None
+    label: Label | None
+
+
+@dataclass(frozen=True, slots=True)
+class FlagChange:
+    """One QA-flag toggle."""
+
+    item_id: int
+    code: str
+    active: bool
+
+
+@dataclass(frozen=True, slots=True)
+class NoteChange:
+    """One note edit."""
+
+    item_id: int
+    previous: str
+    text: str
+
+
+Change = LabelChange | FlagChange | NoteChange

@@ -16,40 +16,81 @@ class QAFlagSpec:
 
 QA_FLAGS: tuple[QAFlagSpec, ...] = (
     QAFlagSpec("rfi_output_format", "Answer: follow-up question", "Asks about output format"),
-    QAFlagSpec("rfi_confirms_values", "Answer: follow-up question",
-               "Asks to confirm already provided values"),
-    QAFlagSpec("rfi_already_provided", "Answer: follow-up question",
-               "Asks for already provided information"),
+    QAFlagSpec(
+        "rfi_confirms_values",
+        "Answer: follow-up question",
+        "Asks to confirm already provided values",
+    ),
+    QAFlagSpec(
+        "rfi_already_provided",
+        "Answer: follow-up question",
+        "Asks for already provided information",
+    ),
     QAFlagSpec("rfi_reason", "Answer: follow-up question", "Asks for reason or context"),
-    QAFlagSpec("rfi_extra_inputs", "Answer: follow-up question",
-               "Asks about additional inputs to pass to the tool"),
+    QAFlagSpec(
+        "rfi_extra_inputs",
+        "Answer: follow-up question",
+        "Asks about additional inputs to pass to the tool",
+    ),
     QAFlagSpec("rfi_irrelevant", "Answer: follow-up question", "Asks for something irrelevant"),
     QAFlagSpec("rfi_hallucinates", "Answer: follow-up question", "Hallucinates other information"),
     QAFlagSpec("direct_contains_rfi", "Answer: direct answer", "Contains request for information"),
-    QAFlagSpec("ca_mentions_unstated", "Answer: unable to answer",
-               "Mentions information not included in question"),
-    QAFlagSpec("qca_explains_tools", "Question: correct is 'unable to answer'",
-               "Includes explanation referencing tool capabilities"),
-    QAFlagSpec("qca_answerable", "Question: correct is 'unable to answer'",
-               "Answerable with provided tool"),
-    QAFlagSpec("qca_vague", "Question: correct is 'unable to answer'",
-               "Generic / vague terms (no specific values)"),
-    QAFlagSpec("qca_unmentioned_refs", "Question: correct is 'unable to answer'",
-               "References things that are not mentioned (using 'the')"),
-    QAFlagSpec("qca_unrelated", "Question: correct is 'unable to answer'",
-               "Totally unrelated to tool"),
-    QAFlagSpec("qca_no_tool_needed", "Question: correct is 'unable to answer'",
-               "Question doesn't need a tool call to answer"),
-    QAFlagSpec("qca_partly_answerable", "Question: correct is 'unable to answer'",
-               "Question partially answerable without a tool"),
-    QAFlagSpec("qrfi_nothing_missing", "Question: correct is follow-up question",
-               "Does not have any missing information"),
-    QAFlagSpec("qrfi_vague_values", "Question: correct is follow-up question",
-               "Mentions vague parameter values"),
-    QAFlagSpec("qrfi_says_not_provided", "Question: correct is follow-up question",
-               "Says that a value is not provided"),
-    QAFlagSpec("qrfi_references_tool", "Question: correct is follow-up question",
-               "References existence of tool"),
+    QAFlagSpec(
+        "ca_mentions_unstated",
+        "Answer: unable to answer",
+        "Mentions information not included in question",
+    ),
+    QAFlagSpec(
+        "qca_explains_tools",
+        "Question: correct is 'unable to answer'",
+        "Includes explanation referencing tool capabilities",
+    ),
+    QAFlagSpec(
+        "qca_answerable", "Question: correct is 'unable to answer'", "Answerable with provided tool"
+    ),
+    QAFlagSpec(
+        "qca_vague",
+        "Question: correct is 'unable to answer'",
+        "Generic / vague terms (no specific values)",
+    ),
+    QAFlagSpec(
+        "qca_unmentioned_refs",
+        "Question: correct is 'unable to answer'",
+        "References things that are not mentioned (using 'the')",
+    ),
+    QAFlagSpec(
+        "qca_unrelated", "Question: correct is 'unable to answer'", "Totally unrelated to tool"
+    ),
+    QAFlagSpec(
+        "qca_no_tool_needed",
+        "Question: correct is 'unable to answer'",
+        "Question doesn't need a tool call to answer",
+    ),
+    QAFlagSpec(
+        "qca_partly_answerable",
+        "Question: correct is 'unable to answer'",
+        "Question partially answerable without a tool",
+    ),
+    QAFlagSpec(
+        "qrfi_nothing_missing",
+        "Question: correct is follow-up question",
+        "Does not have any missing information",
+    ),
+    QAFlagSpec(
+        "qrfi_vague_values",
+        "Question: correct is follow-up question",
+        "Mentions vague parameter values",
+    ),
+    QAFlagSpec(
+        "qrfi_says_not_provided",
+        "Question: correct is follow-up question",
+        "Says that a value is not provided",
+    ),
+    QAFlagSpec(
+        "qrfi_references_tool",
+        "Question: correct is follow-up question",
+        "References existence of tool",
+    ),
 )
 
 QA_FLAG_CODES: frozenset[str] = frozenset(f.code for f in QA_FLAGS)

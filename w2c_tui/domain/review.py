@@ -15,7 +15,7 @@ class ReviewMode(StrEnum):
     ITEM_QA = "item_qa"
 
     @property
-    def title(self) -> str:
+    def display_name(self) -> str:
         """Name for the header."""
         return "response labelling" if self is ReviewMode.RESPONSES else "item QA"
 

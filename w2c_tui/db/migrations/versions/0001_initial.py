@@ -24,7 +24,7 @@ def upgrade() -> None:
         sa.Column("kind", sa.String, nullable=False),
         sa.Column("source_path", sa.String),
         sa.Column("sha256", sa.String),
-        sa.Column("imported_at", sa.DateTime, nullable=False),
+        sa.Column("imported_at", sa.DateTime(timezone=True), nullable=False),
     )
     op.create_index("ix_dataset_name", "dataset", ["name"], unique=True)
     op.create_table(
@@ -66,7 +66,7 @@ def upgrade() -> None:
         sa.Column("kind", sa.String, nullable=False),
         sa.Column("name", sa.String, nullable=False),
         sa.Column("config_json", sa.Text, nullable=False),
-        sa.Column("created_at", sa.DateTime, nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     )
     op.create_index("ix_rater_key", "rater", ["key"], unique=True)
     op.create_index("ix_rater_kind", "rater", ["kind"])
@@ -86,22 +86,21 @@ def upgrade() -> None:
         sa.Column("error", sa.Text),
         sa.Column("pid", sa.Integer),
         sa.Column("host", sa.String),
-        sa.Column("created_at", sa.DateTime, nullable=False),
-        sa.Column("started_at", sa.DateTime),
-        sa.Column("finished_at", sa.DateTime),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("started_at", sa.DateTime(timezone=True)),
+        sa.Column("finished_at", sa.DateTime(timezone=True)),
     )
     op.create_table(
         "response",
         sa.Column("id", sa.Integer, primary_key=True),
         sa.Column("item_id", sa.Integer, sa.ForeignKey("item.id"), nullable=False),
-        sa.Column("target_model_id", sa.Integer, sa.ForeignKey("target_model.id"),
-                  nullable=False),
+        sa.Column("target_model_id", sa.Integer, sa.ForeignKey("target_model.id"), nullable=False),
         sa.Column("text", sa.Text),
         sa.Column("sample_index", sa.Integer, nullable=False),
         sa.Column("run_id", sa.Integer, sa.ForeignKey("run.id")),
         sa.Column("source", sa.String),
         sa.Column("meta_json", sa.Text, nullable=False),
-        sa.Column("created_at", sa.DateTime, nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     )
     op.create_index("ix_response_item_model", "response", ["item_id", "target_model_id"])
     op.create_table(
@@ -119,10 +118,11 @@ def upgrade() -> None:
         sa.Column("source", sa.String),
         sa.Column("supersedes_id", sa.Integer, sa.ForeignKey("verdict.id")),
         sa.Column("is_current", sa.Boolean, nullable=False),
-        sa.Column("created_at", sa.DateTime, nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     )
-    op.create_index("ix_verdict_item_rater_current", "verdict",
-                    ["item_id", "rater_id", "is_current"])
+    op.create_index(
+        "ix_verdict_item_rater_current", "verdict", ["item_id", "rater_id", "is_current"]
+    )
     op.create_index("ix_verdict_rater_current", "verdict", ["rater_id", "is_current"])
     op.create_index("ix_verdict_response", "verdict", ["response_id"])
     op.create_table(
@@ -132,7 +132,7 @@ def upgrade() -> None:
         sa.Column("rater_id", sa.Integer, sa.ForeignKey("rater.id"), nullable=False),
         sa.Column("code", sa.String, nullable=False),
         sa.Column("active", sa.Boolean, nullable=False),
-        sa.Column("created_at", sa.DateTime, nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     )
     op.create_index("ix_qa_flag_item_rater", "qa_flag", ["item_id", "rater_id"])
     op.create_table(
@@ -141,12 +141,21 @@ def upgrade() -> None:
         sa.Column("item_id", sa.Integer, sa.ForeignKey("item.id"), nullable=False),
         sa.Column("rater_id", sa.Integer, sa.ForeignKey("rater.id"), nullable=False),
         sa.Column("text", sa.Text, nullable=False),
-        sa.Column("created_at", sa.DateTime, nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     )
     op.create_index("ix_note_item_rater", "note", ["item_id", "rater_id"])
 
 
 def downgrade() -> None:
-    for table in ("note", "qa_flag", "verdict", "response", "run", "rater", "target_model",
-                  "item", "dataset"):
+    for table in (
+        "note",
+        "qa_flag",
+        "verdict",
+        "response",
+        "run",
+        "rater",
+        "target_model",
+        "item",
+        "dataset",
+    ):
         op.drop_table(table)

@@ -27,14 +27,14 @@ def upgrade() -> None:
         sa.Column("sha256", sa.String, nullable=False),
         sa.Column("dataset_id", sa.Integer, sa.ForeignKey("dataset.id")),
         sa.Column("report_json", sa.Text, nullable=False),
-        sa.Column("created_at", sa.DateTime, nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     )
     op.create_table(
         "assignment",
         sa.Column("id", sa.Integer, primary_key=True),
         sa.Column("rater_id", sa.Integer, sa.ForeignKey("rater.id"), nullable=False),
         sa.Column("item_id", sa.Integer, sa.ForeignKey("item.id"), nullable=False),
-        sa.Column("created_at", sa.DateTime, nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.UniqueConstraint("rater_id", "item_id", name="uq_assignment"),
     )
 

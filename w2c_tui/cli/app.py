@@ -1,0 +1,76 @@
+"""The Typer application: global options, the default TUI, and the sub-command groups."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from w2c_tui import __version__
+from w2c_tui.cli import data_cmd, db_cmd, import_cmd, labels_cmd, tui_cmd
+from w2c_tui.cli.context import state
+
+HELP = """\
+w2c-tui: review When2Call items, model responses and judge verdicts from the keyboard,
+record your own labels, and see how humans, LLM judges and log-prob scoring agree.
+
+Run `w2c` alone to open the TUI (on an empty database it imports the bundled demo first).
+Every command takes --db URL (any SQLAlchemy URL; default: W2C_DB, else annotations/w2c.db).
+"""
+
+app = typer.Typer(
+    help=HELP,
+    no_args_is_help=False,
+    add_completion=False,
+    rich_markup_mode="rich",
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"w2c-tui {__version__}")
+        raise typer.Exit()
+
+
+@app.callback(invoke_without_command=True)
+def root(
+    ctx: typer.Context,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            envvar="W2C_DB",
+            help="Database URL, e.g. sqlite:///annotations/w2c.db or "
+            "postgresql+psycopg://user@host/w2c.",
+        ),
+    ] = None,
+    annotator: Annotated[
+        str | None,
+        typer.Option(
+            "--annotator",
+            envvar="W2C_ANNOTATOR",
+            help="Your name; every label you record carries it.",
+        ),
+    ] = None,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Open the TUI when no sub-command is given."""
+    cli = state(ctx)
+    cli.db = db
+    cli.annotator = annotator
+    if ctx.invoked_subcommand is None:
+        tui_cmd.run_tui(ctx, dataset=None, annotator=annotator)
+
+
+app.command("tui")(tui_cmd.tui)
+app.command("import")(import_cmd.import_files)
+app.add_typer(data_cmd.datasets_app, name="datasets")
+app.add_typer(data_cmd.items_app, name="items")
+app.add_typer(labels_cmd.labels_app, name="labels")
+app.add_typer(db_cmd.db_app, name="db")

@@ -1,0 +1,88 @@
+"""`w2c labels`: export what the annotators recorded."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from w2c_tui.cli.context import services
+
+labels_app = typer.Typer(help="Human labels.", no_args_is_help=True)
+
+FIELDS = (
+    "annotator",
+    "dataset",
+    "item_uuid",
+    "target_model",
+    "label",
+    "status",
+    "flags",
+    "note",
+    "created_at",
+    "first_labelled_at",
+    "n_edits",
+)
+
+
+class Format(StrEnum):
+    """Export formats."""
+
+    JSONL = "jsonl"
+    CSV = "csv"
+
+
+@labels_app.command("export")
+def export(
+    ctx: typer.Context,
+    fmt: Annotated[Format, typer.Option("--format", help="jsonl or csv.")] = Format.JSONL,
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="Write here instead of stdout.")
+    ] = None,
+    dataset: Annotated[str | None, typer.Option(help="Only this dataset.")] = None,
+) -> None:
+    """Human labels with annotator, item uuid, target model (empty for item QA), label, QA
+    flags, note and timestamps: one record per annotator and labelled unit."""
+    with services(ctx) as svc:
+        records = svc.labels.export(dataset)
+    rows = [
+        {
+            "annotator": r.annotator,
+            "dataset": r.dataset,
+            "item_uuid": r.item_uuid,
+            "target_model": r.target_model,
+            "label": r.label.value if r.label else None,
+            "status": r.status.value,
+            "flags": list(r.flags),
+            "note": r.note,
+            "created_at": r.created_at.isoformat(),
+            "first_labelled_at": r.first_labelled_at.isoformat(),
+            "n_edits": r.n_edits,
+        }
+        for r in records
+    ]
+    buffer = io.StringIO()
+    if fmt is Format.JSONL:
+        for row in rows:
+            buffer.write(json.dumps(row, ensure_ascii=False) + "\n")
+    else:
+        writer = csv.DictWriter(buffer, fieldnames=FIELDS)
+        writer.writeheader()
+        for row in rows:
+            flags = row["flags"]
+            assert isinstance(flags, list)
+            writer.writerow({**row, "flags": ";".join(flags)})
+    if output is None:
+        sys.stdout.write(buffer.getvalue())
+        return
+    output.parent.mkdir(parents=True, exist_ok=True)
+    tmp = output.with_name(output.name + ".tmp")
+    tmp.write_text(buffer.getvalue(), encoding="utf-8")
+    tmp.replace(output)
+    typer.echo(f"wrote {len(rows)} label record(s) to {output}", err=True)

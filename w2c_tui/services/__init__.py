@@ -1,0 +1,5 @@
+"""The operations the CLI and the TUI offer, over the store, the readers and the scorers."""
+
+from w2c_tui.services.root import Services, open_services
+
+__all__ = ["Services", "open_services"]

@@ -1,0 +1,132 @@
+"""The review screen's operations: filtered item windows, details, labels, undo."""
+
+from __future__ import annotations
+
+from w2c_tui.db.store import Store
+from w2c_tui.domain.errors import NotFoundError
+from w2c_tui.domain.labels import Label
+from w2c_tui.domain.models import (
+    Change,
+    FlagChange,
+    Item,
+    ItemDetail,
+    ItemRow,
+    LabelChange,
+    NoteChange,
+    Progress,
+)
+from w2c_tui.domain.qa import QA_FLAG_CODES
+from w2c_tui.domain.review import ItemFilter, ReviewMode
+
+
+class ReviewService:
+    """Browse and label items; every write is committed before it returns."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._rater_ids: dict[str, int] = {}
+
+    def _rater(self, annotator: str | None, *, create: bool = False) -> int | None:
+        if annotator is None:
+            return None
+        if annotator not in self._rater_ids:
+            found = self._store.labels.rater_id(annotator, create=create)
+            if found is None:
+                return None
+            self._rater_ids[annotator] = found
+        return self._rater_ids[annotator]
+
+    def count(self, dataset: str, flt: ItemFilter, mode: ReviewMode, annotator: str | None) -> int:
+        """How many items the filter keeps."""
+        return self._store.items.count(dataset, flt, mode, self._rater(annotator))
+
+    def window(
+        self,
+        dataset: str,
+        flt: ItemFilter,
+        mode: ReviewMode,
+        annotator: str | None,
+        offset: int,
+        limit: int,
+    ) -> list[ItemRow]:
+        """Rows `offset`..`offset+limit` of the filtered list."""
+        return self._store.items.window(dataset, flt, mode, self._rater(annotator), offset, limit)
+
+    def index_of(
+        self, dataset: str, flt: ItemFilter, mode: ReviewMode, annotator: str | None, item_id: int
+    ) -> int | None:
+        """Where `item_id` sits in the filtered list (None: filtered out)."""
+        return self._store.items.index_of(dataset, flt, mode, self._rater(annotator), item_id)
+
+    def next_unlabelled(
+        self,
+        dataset: str,
+        flt: ItemFilter,
+        mode: ReviewMode,
+        annotator: str | None,
+        after_position: int,
+    ) -> int | None:
+        """The next item this annotator has not finished, after a position (wrapping)."""
+        return self._store.items.next_unlabelled(
+            dataset, flt, mode, self._rater(annotator), after_position
+        )
+
+    def find(self, dataset: str, uuid: str) -> Item:
+        """An item by uuid (or unique prefix)."""
+        return self._store.items.find(dataset, uuid)
+
+    def detail(self, item_id: int, annotator: str | None) -> ItemDetail:
+        """The item, its responses with every current verdict, and the annotator's QA."""
+        return self._store.items.detail(item_id, self._rater(annotator))
+
+    def progress(self, dataset: str, mode: ReviewMode, annotator: str | None) -> Progress:
+        """Labelled / total for the annotator in this mode."""
+        return self._store.items.progress(dataset, mode, self._rater(annotator))
+
+    def sources(self, dataset: str) -> list[str]:
+        """Distinct item sources (for the source filter)."""
+        return self._store.items.sources(dataset)
+
+    def label_response(
+        self, annotator: str, item_id: int, response_id: int, label: Label | None
+    ) -> LabelChange | None:
+        """Record which behaviour a response shows; durable when this returns."""
+        rater = self._rater(annotator, create=True)
+        assert rater is not None
+        return self._store.labels.set_label(rater, item_id, response_id, label)
+
+    def label_item(self, annotator: str, item_id: int, label: Label | None) -> LabelChange | None:
+        """Record which behaviour is correct for the item (item QA); durable when this returns."""
+        rater = self._rater(annotator, create=True)
+        assert rater is not None
+        return self._store.labels.set_label(rater, item_id, None, label)
+
+    def set_flag(self, annotator: str, item_id: int, code: str, active: bool) -> FlagChange:
+        """Switch a checklist flag on or off."""
+        if code not in QA_FLAG_CODES:
+            raise NotFoundError(f"unknown QA flag {code!r}")
+        rater = self._rater(annotator, create=True)
+        assert rater is not None
+        self._store.labels.set_flag(rater, item_id, code, active)
+        return FlagChange(item_id=item_id, code=code, active=active)
+
+    def set_note(self, annotator: str, item_id: int, previous: str, text: str) -> NoteChange:
+        """Replace the annotator's note on an item."""
+        rater = self._rater(annotator, create=True)
+        assert rater is not None
+        self._store.labels.set_note(rater, item_id, text)
+        return NoteChange(item_id=item_id, previous=previous, text=text)
+
+    def undo(self, annotator: str, change: Change) -> None:
+        """Restore the state before `change`, as a new history entry."""
+        if isinstance(change, LabelChange):
+            if change.response_id is None:
+                self.label_item(annotator, change.item_id, change.previous_label)
+            else:
+                self.label_response(
+                    annotator, change.item_id, change.response_id, change.previous_label
+                )
+        elif isinstance(change, FlagChange):
+            self.set_flag(annotator, change.item_id, change.code, not change.active)
+        else:
+            self.set_note(annotator, change.item_id, change.text, change.previous)

@@ -1,0 +1,46 @@
+"""The composition root: `open_services(url)` builds everything once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from w2c_tui.db.store import Store
+from w2c_tui.paths import default_db_url
+from w2c_tui.services.datasets import DatasetService
+from w2c_tui.services.imports import ImportService
+from w2c_tui.services.labels import LabelService
+from w2c_tui.services.review import ReviewService
+
+
+@dataclass(frozen=True)
+class Services:
+    """Every service, sharing one store."""
+
+    url: str
+    store: Store
+    datasets: DatasetService
+    imports: ImportService
+    review: ReviewService
+    labels: LabelService
+
+    def close(self) -> None:
+        """Release the database."""
+        self.store.close()
+
+    def db_revision(self) -> tuple[str | None, str]:
+        """(the database's schema revision, the newest this version knows)."""
+        return self.store.revision()
+
+
+def open_services(url: str | None = None, *, migrate: bool = True) -> Services:
+    """Open the database at `url` (default: W2C_DB or annotations/w2c.db) and wire services."""
+    db_url = url or default_db_url()
+    store = Store.open(db_url, migrate=migrate)
+    return Services(
+        url=db_url,
+        store=store,
+        datasets=DatasetService(store),
+        imports=ImportService(store),
+        review=ReviewService(store),
+        labels=LabelService(store),
+    )

@@ -1,0 +1,1 @@
+"""The Textual front end: screens, widgets and the app; talks only to services."""

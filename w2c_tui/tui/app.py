@@ -1,0 +1,109 @@
+"""The Textual application: asks who is labelling, loads the demo if empty, opens Review."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual import work
+from textual.app import App
+from textual.binding import Binding
+from textual.worker import Worker, WorkerState
+
+from w2c_tui.config import Settings, save_annotator
+from w2c_tui.tui.screens.dialogs import AnnotatorDialog
+from w2c_tui.tui.screens.review import ReviewScreen
+
+if TYPE_CHECKING:
+    from w2c_tui.services import Services
+
+
+class W2CApp(App[None]):
+    """w2c-tui: review When2Call items, responses and verdicts; label from the keyboard."""
+
+    TITLE = "w2c-tui"
+    CSS_PATH = "app.tcss"
+    BINDINGS = [Binding("q", "quit", "quit", id="quit")]
+
+    def __init__(
+        self,
+        services: Services,
+        *,
+        annotator: str | None = None,
+        dataset: str | None = None,
+        settings: Settings | None = None,
+        remember_annotator: bool = True,
+    ) -> None:
+        super().__init__()
+        self.services = services
+        self.annotator = annotator
+        self.dataset = dataset
+        self.settings = settings or Settings()
+        self.remember_annotator = remember_annotator
+
+    def on_mount(self) -> None:
+        if self.settings.keys:
+            self.set_keymap(self.settings.keys)
+        if self.annotator:
+            self._prepare()
+        else:
+            self.push_screen(AnnotatorDialog(), self._annotator_chosen)
+
+    def _annotator_chosen(self, name: str | None) -> None:
+        if not name:
+            self.exit(message="No annotator name given.")
+            return
+        self.annotator = name
+        if self.remember_annotator:
+            try:
+                save_annotator(name, self.settings.path)
+            except OSError as error:
+                self.notify(f"Could not save your name: {error}", severity="warning")
+        self._prepare()
+
+    def _prepare(self) -> None:
+        if self.services.imports.store_is_empty():
+            self.notify("The database is empty: importing the bundled demo dataset…")
+            self.import_demo()
+        else:
+            self._open_review()
+
+    @work(thread=True, exclusive=True, name="import-demo")
+    def import_demo(self) -> int:
+        """Import datasets/demo (items, two models' responses, judge and log-prob verdicts)."""
+        reports = self.services.imports.import_demo()
+        return sum(r.items_new for r in reports)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        if worker.name != "import-demo":
+            return
+        if event.state is WorkerState.SUCCESS:
+            self.notify(
+                f"Imported the demo dataset ({worker.result} items with responses "
+                "and verdicts from two models). Import the real When2Call data with "
+                "`w2c import FILE`.",
+                title="Demo data",
+                timeout=10,
+            )
+            self._open_review()
+        elif event.state is WorkerState.ERROR:
+            self.notify(f"Could not import the demo: {worker.error}", severity="error", timeout=20)
+
+    def _open_review(self) -> None:
+        assert self.annotator is not None
+        datasets = self.services.datasets.all()
+        names = [d.name for d in datasets]
+        if self.dataset and self.dataset not in names:
+            self.notify(f"No dataset {self.dataset!r}; opening another.", severity="warning")
+            self.dataset = None
+        if self.dataset is None:
+            if not datasets:
+                self.exit(message="No datasets: import one with `w2c import FILE`.")
+                return
+            self.dataset = max(datasets, key=lambda d: d.imported_at).name
+        self.push_screen(ReviewScreen(self.services, self.annotator, self.dataset))
+
+    @property
+    def keymap(self) -> dict[str, str]:
+        """The user's key overrides (binding id → keys)."""
+        return dict(self.settings.keys)

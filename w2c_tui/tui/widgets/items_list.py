@@ -1,0 +1,151 @@
+"""A virtual items list: renders only the visible lines, fetching rows window by window."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rich.segment import Segment
+from textual import events
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from w2c_tui.domain.labels import Label
+from w2c_tui.domain.models import ItemRow
+
+Fetch = Callable[[int, int], list[ItemRow]]
+
+BLOCK = 200
+GOLD_ABBREV = {
+    Label.DIRECT: "DA",
+    Label.TOOL_CALL: "TC",
+    Label.REQUEST_FOR_INFO: "RI",
+    Label.CANNOT_ANSWER: "CA",
+}
+
+
+class ItemsList(ScrollView, can_focus=True):
+    """One line per item; the screen owns the cursor and the data source."""
+
+    DEFAULT_CSS = """
+    ItemsList { background: $surface; }
+    ItemsList > .items-list--cursor { background: $accent 40%; text-style: bold; }
+    ItemsList > .items-list--labelled { color: $success; }
+    ItemsList > .items-list--notools { color: $warning; text-style: bold; }
+    ItemsList > .items-list--gold { color: $secondary; }
+    ItemsList > .items-list--dim { color: $text-muted; }
+    """
+    COMPONENT_CLASSES = {
+        "items-list--cursor",
+        "items-list--labelled",
+        "items-list--notools",
+        "items-list--gold",
+        "items-list--dim",
+    }
+
+    cursor: reactive[int] = reactive(0)
+    """Row number of the highlighted item in the filtered list."""
+    hide_gold: reactive[bool] = reactive(False)
+    """Blind mode hides the gold column."""
+
+    @dataclass
+    class Clicked(Message):
+        """The user clicked a row."""
+
+        index: int
+
+    def __init__(self, fetch: Fetch, count: int = 0, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._fetch = fetch
+        self._count = count
+        self._blocks: dict[int, list[ItemRow]] = {}
+        self.virtual_size = Size(0, count)
+
+    @property
+    def count(self) -> int:
+        """How many rows the list holds."""
+        return self._count
+
+    def reset(self, fetch: Fetch, count: int) -> None:
+        """New data (a filter or the dataset changed): drop every cached row."""
+        self._fetch = fetch
+        self._count = count
+        self._blocks.clear()
+        self.virtual_size = Size(self.size.width, count)
+        self.cursor = min(self.cursor, max(count - 1, 0))
+        self.refresh()
+
+    def invalidate(self) -> None:
+        """Rows changed in place (a label was recorded): refetch what is shown."""
+        self._blocks.clear()
+        self.refresh()
+
+    def row(self, index: int) -> ItemRow | None:
+        """The row at `index`, fetched with its block when not cached."""
+        if not 0 <= index < self._count:
+            return None
+        block = index // BLOCK
+        if block not in self._blocks:
+            self._blocks[block] = self._fetch(block * BLOCK, BLOCK)
+            if len(self._blocks) > 20:  # keep memory flat on 100k-item datasets
+                self._blocks.pop(next(iter(self._blocks)))
+        rows = self._blocks[block]
+        offset = index - block * BLOCK
+        return rows[offset] if offset < len(rows) else None
+
+    def watch_cursor(self, old: int, new: int) -> None:
+        self.scroll_to_cursor()
+        self.refresh()
+
+    def watch_hide_gold(self) -> None:
+        self.refresh()
+
+    def scroll_to_cursor(self) -> None:
+        """Keep the cursor row in view."""
+        height = self.scrollable_content_region.height or 1
+        top = self.scroll_offset.y
+        if self.cursor < top:
+            self.scroll_to(y=self.cursor, animate=False)
+        elif self.cursor >= top + height:
+            self.scroll_to(y=self.cursor - height + 1, animate=False)
+
+    def on_click(self, event: events.Click) -> None:
+        index = self.scroll_offset.y + event.y
+        if 0 <= index < self._count:
+            self.post_message(self.Clicked(index))
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        index = self.scroll_offset.y + y
+        row = self.row(index)
+        if row is None:
+            return Strip.blank(width, self.rich_style)
+        base = self.rich_style
+        cursor = index == self.cursor
+        style_of = self.get_component_rich_style
+        line_style = base + style_of("items-list--cursor") if cursor else base
+        mark = Segment(
+            "● " if row.labelled else "○ ",
+            line_style + style_of("items-list--labelled")
+            if row.labelled
+            else line_style + style_of("items-list--dim"),
+        )
+        number = Segment(f"{row.position + 1:>5} ", line_style + style_of("items-list--dim"))
+        gold_text = "··" if self.hide_gold or row.gold is None else GOLD_ABBREV[row.gold]
+        gold = Segment(f"{gold_text} ", line_style + style_of("items-list--gold"))
+        tools_style = (
+            line_style + style_of("items-list--notools")
+            if row.n_tools == 0
+            else line_style + style_of("items-list--dim")
+        )
+        tools = Segment(f"{row.n_tools:>2}⚒ ", tools_style)
+        question = " ".join(row.question.split())
+        text = Segment(question, line_style)
+        segments = [mark, number, gold, tools, text]
+        strip = Strip(segments).crop(0, width)
+        if strip.cell_length < width:
+            strip = strip.extend_cell_length(width, line_style)
+        return strip

@@ -1,0 +1,188 @@
+"""The responses pane: one card per response with every rater's verdict and the MCQ scores."""
+
+from __future__ import annotations
+
+import json
+
+from rich.console import Group, RenderableType
+from rich.syntax import Syntax
+from rich.table import Table
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from w2c_tui.domain.labels import LABELS, Label, RaterKind, VerdictStatus
+from w2c_tui.domain.models import Verdict
+from w2c_tui.tui.cards import Card
+
+BAR_WIDTH = 12
+SHORT = {
+    Label.DIRECT: "direct",
+    Label.TOOL_CALL: "tool call",
+    Label.REQUEST_FOR_INFO: "req. info",
+    Label.CANNOT_ANSWER: "cannot",
+}
+KIND_NAMES = {
+    RaterKind.JUDGE: "judge",
+    RaterKind.MCQ_INDEX: "MCQ index",
+    RaterKind.MCQ_LOGPROB: "log-prob MCQ",
+    RaterKind.HUMAN: "human",
+    RaterKind.GOLD: "gold",
+}
+
+
+class ResponseCard(Static):
+    """A response, the annotator's label, and (once revealed) the other raters."""
+
+    DEFAULT_CSS = """
+    ResponseCard { border: round $panel-lighten-2; padding: 0 1; margin-bottom: 1; }
+    ResponseCard.-selected { border: heavy $accent; }
+    ResponseCard.-labelled { border-subtitle-color: $success; }
+    """
+
+
+class ResponsesPanel(VerticalScroll):
+    """Cards for the current item; the screen says which one is selected."""
+
+    DEFAULT_CSS = """
+    ResponsesPanel { padding: 0 1; }
+    ResponsesPanel > .responses--empty { color: $text-muted; padding: 1; }
+    """
+
+    def show(self, cards: list[Card], selected: int | None, annotator: str | None) -> None:
+        """Replace the cards (`selected` is an index into `cards`)."""
+        self.remove_children()
+        if not cards:
+            self.mount(
+                Static(
+                    "No model responses or scores for this item yet. Import "
+                    "results (`w2c import`) or switch to item QA with m.",
+                    classes="responses--empty",
+                )
+            )
+            return
+        widgets = []
+        for index, card in enumerate(cards):
+            widget = ResponseCard(_render(card, annotator))
+            widget.border_title = _title(card)
+            widget.border_subtitle = (
+                f"you: {card.mine.label.value}"
+                if card.mine and card.mine.label
+                else ("press 1–4" if card.labelable else "scores only")
+            )
+            widget.set_class(index == selected, "-selected")
+            widget.set_class(card.mine is not None, "-labelled")
+            widgets.append(widget)
+        self.mount_all(widgets)
+        if selected is not None:
+            self.call_after_refresh(widgets[selected].scroll_visible, animate=False)
+
+
+def _title(card: Card) -> str:
+    if card.revealed:
+        return f"{card.number}. {card.target_model}"
+    return f"{card.number}. model hidden (blind)"
+
+
+def _render(card: Card, annotator: str | None) -> RenderableType:
+    parts: list[RenderableType] = []
+    if card.response is None:
+        parts.append(Text("no free-form response from this model", style="italic"))
+    else:
+        parts.append(_response_text(card.response.text))
+    if not card.revealed:
+        parts.append(
+            Text(
+                "gold, verdicts, scores and the model name are hidden until you "
+                "label this response (b turns blind mode off)",
+                style="dim italic",
+            )
+        )
+        return Group(*parts)
+    verdicts = list(card.response.verdicts if card.response else ()) + list(card.model_verdicts)
+    others = [
+        v for v in verdicts if not (v.rater.kind is RaterKind.HUMAN and v.rater.name == annotator)
+    ]
+    lines = Text()
+    for verdict in others:
+        if verdict.rater.kind is RaterKind.MCQ_LOGPROB:
+            continue
+        lines.append(f"{KIND_NAMES[verdict.rater.kind]} {verdict.rater.name}: ", style="dim")
+        _append_label(lines, verdict)
+        lines.append("\n")
+    if lines:
+        lines.rstrip()
+        parts.append(lines)
+    for verdict in others:
+        if verdict.rater.kind is RaterKind.MCQ_LOGPROB:
+            parts.append(_logprob_chart(verdict))
+    return Group(*parts)
+
+
+def _response_text(text: str | None) -> RenderableType:
+    if not text:
+        return Text("(empty response)", style="italic")
+    stripped = text.strip()
+    if stripped.startswith(("{", "[")):
+        try:
+            pretty = json.dumps(json.loads(stripped), indent=2, ensure_ascii=False)
+        except json.JSONDecodeError:
+            return Text(text)
+        return Syntax(pretty, "json", theme="ansi_dark", word_wrap=True, background_color="default")
+    return Text(text)
+
+
+def _append_label(text: Text, verdict: Verdict) -> None:
+    if verdict.status is VerdictStatus.INVALID:
+        text.append("INVALID", style="bold reverse")
+        raw = (verdict.raw or "").replace("\n", " ")
+        text.append(f"  raw: {raw[:160]}{'…' if len(raw) > 160 else ''}", style="italic")
+    elif verdict.label is not None:
+        text.append(verdict.label.value, style="bold")
+    else:
+        text.append(verdict.status.value, style="italic")
+
+
+def _logprob_chart(verdict: Verdict) -> RenderableType:
+    scores = verdict.scores
+    lls = scores.get("loglikelihoods") or scores.get("scores_raw")
+    title = Text(f"log-prob MCQ {verdict.rater.name}", style="dim")
+    if not isinstance(lls, list) or len(lls) != len(LABELS):
+        title.append(": ")
+        _append_label(title, verdict)
+        return title
+    values = [float(v) for v in lls]
+    raw = _label(scores.get("pred_raw")) or verdict.label
+    norm = _label(scores.get("pred_norm") or scores.get("pred_norm_chars"))
+    low, high = min(values), max(values)
+    table = Table.grid(padding=(0, 1))
+    table.add_column(no_wrap=True, min_width=11)
+    table.add_column(no_wrap=True, width=BAR_WIDTH)
+    table.add_column(no_wrap=True, justify="right")
+    table.add_column(no_wrap=True)
+    for label, value in zip(LABELS, values, strict=True):
+        share = 1.0 if high == low else (value - low) / (high - low)
+        filled = max(1, round(share * BAR_WIDTH))
+        marks = []
+        if label is raw:
+            marks.append("◀ raw")
+        if label is norm:
+            marks.append("◀ norm")
+        table.add_row(
+            f"{label.option + 1} {SHORT[label]}",
+            "█" * filled + "·" * (BAR_WIDTH - filled),
+            f"{value:10.2f}",
+            " ".join(marks),
+        )
+    if scores.get("scoring") or "api-suite" in verdict.rater.name:
+        title.append("  (not likelihoods: see the rater's config)", style="italic")
+    return Group(title, table)
+
+
+def _label(value: object) -> Label | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        return Label.parse(value)
+    except ValueError:
+        return None
