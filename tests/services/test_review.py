@@ -1,0 +1,142 @@
+"""Labelling through the services: history, undo, filters, progress, export."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from w2c_tui.domain.labels import Label, RaterKind, VerdictStatus
+from w2c_tui.domain.models import ItemDetail
+from w2c_tui.domain.review import ItemFilter, ReviewMode
+from w2c_tui.services import Services
+
+RESP = ReviewMode.RESPONSES
+QA = ReviewMode.ITEM_QA
+
+
+def first_detail(services: Services, index: int = 0) -> ItemDetail:
+    row = services.review.window("demo", ItemFilter(), RESP, None, index, 1)[0]
+    return services.review.detail(row.id, "alice")
+
+
+def verdict_rows(services: Services) -> list[tuple[int, str | None, str, int, int | None]]:
+    with sqlite3.connect(services.url.removeprefix("sqlite:///")) as db:
+        return list(
+            db.execute(
+                "SELECT v.id, v.label, v.status, v.is_current, v.supersedes_id FROM verdict v "
+                "JOIN rater r ON r.id = v.rater_id WHERE r.kind = 'human' ORDER BY v.id"
+            )
+        )
+
+
+def test_label_is_durable_and_edits_keep_history(demo: Services) -> None:
+    detail = first_detail(demo)
+    response = detail.responses[0]
+    assert response.id is not None
+    first = demo.review.label_response("alice", detail.item.id, response.id, Label.TOOL_CALL)
+    assert first is not None and first.previous_label is None
+    second = demo.review.label_response("alice", detail.item.id, response.id, Label.DIRECT)
+    assert second is not None and second.previous_label is Label.TOOL_CALL
+    rows = verdict_rows(demo)
+    assert [(r[1], r[3]) for r in rows] == [("tool_call", 0), ("direct", 1)]
+    assert rows[1][4] == rows[0][0]  # the edit points at what it replaced
+    [record] = demo.labels.export()
+    assert (
+        record.annotator,
+        record.item_uuid,
+        record.target_model,
+        record.label,
+        record.n_edits,
+    ) == ("alice", detail.item.uuid, response.target_model, Label.DIRECT, 1)
+    # the same label again is not a change
+    assert demo.review.label_response("alice", detail.item.id, response.id, Label.DIRECT) is None
+
+
+def test_undo_restores_the_previous_state(demo: Services) -> None:
+    detail = first_detail(demo)
+    response_id = detail.responses[0].id
+    assert response_id is not None
+    change = demo.review.label_response(
+        "alice", detail.item.id, response_id, Label.REQUEST_FOR_INFO
+    )
+    assert change is not None
+    demo.review.undo("alice", change)
+    again = demo.review.detail(detail.item.id, "alice")
+    mine = [v for v in again.responses[0].verdicts if v.rater.kind is RaterKind.HUMAN]
+    assert mine and mine[0].status is VerdictStatus.MISSING and mine[0].label is None
+    assert len(verdict_rows(demo)) == 2  # undo is a new history entry, not a deletion
+    assert demo.review.progress("demo", RESP, "alice").done == 0
+
+
+def test_item_qa_flags_and_note(demo: Services) -> None:
+    detail = first_detail(demo)
+    item_id = detail.item.id
+    demo.review.label_item("alice", item_id, Label.CANNOT_ANSWER)
+    flag = demo.review.set_flag("alice", item_id, "qca_vague", True)
+    demo.review.set_flag("alice", item_id, "qca_answerable", True)
+    demo.review.undo("alice", flag)
+    demo.review.set_note("alice", item_id, "", "tool removed, fine")
+    qa = demo.review.detail(item_id, "alice").qa
+    assert (qa.label, qa.flags, qa.note) == (
+        Label.CANNOT_ANSWER,
+        frozenset({"qca_answerable"}),
+        "tool removed, fine",
+    )
+    [record] = demo.labels.export()
+    assert (record.target_model, record.flags, record.note) == (
+        None,
+        ("qca_answerable",),
+        "tool removed, fine",
+    )
+    assert demo.review.progress("demo", QA, "alice").done == 1
+    assert demo.review.progress("demo", QA, "bob").done == 0
+
+
+def test_flags_alone_are_exported(demo: Services) -> None:
+    detail = first_detail(demo)
+    demo.review.set_flag("alice", detail.item.id, "qca_vague", True)
+    [record] = demo.labels.export()
+    assert record.label is None and record.flags == ("qca_vague",)
+
+
+def test_labelled_filter_and_next_unlabelled(demo: Services) -> None:
+    detail = first_detail(demo)
+    for response in detail.responses:
+        assert response.id is not None
+        demo.review.label_response("alice", detail.item.id, response.id, Label.CANNOT_ANSWER)
+    done = ItemFilter(labelled=True)
+    assert demo.review.count("demo", done, RESP, "alice") == 1
+    assert demo.review.count("demo", ItemFilter(labelled=False), RESP, "alice") == 29
+    assert demo.review.count("demo", done, RESP, "bob") == 0
+    nxt = demo.review.next_unlabelled("demo", ItemFilter(), RESP, "alice", -1)
+    assert nxt is not None and nxt != detail.item.id
+    last = demo.review.window("demo", ItemFilter(), RESP, None, 29, 1)[0]
+    wrapped = demo.review.next_unlabelled("demo", ItemFilter(), RESP, "alice", last.position)
+    assert wrapped == nxt  # wraps around to the first unfinished item
+    assert demo.review.progress("demo", RESP, "alice").done == 2
+    assert demo.review.progress("demo", RESP, "alice").total == 60
+
+
+def test_disagreement_filter(demo: Services) -> None:
+    flt = ItemFilter(disagree=True)
+    assert demo.review.count("demo", flt, RESP, "alice") == 0
+    detail = first_detail(demo)
+    response = next(
+        r
+        for r in detail.responses
+        if any(v.rater.kind is RaterKind.JUDGE and v.label for v in r.verdicts)
+    )
+    judge = next(v for v in response.verdicts if v.rater.kind is RaterKind.JUDGE)
+    other = next(label for label in Label if label is not judge.label)
+    assert response.id is not None
+    demo.review.label_response("alice", detail.item.id, response.id, other)
+    assert demo.review.count("demo", flt, RESP, "alice") == 1
+    assert demo.review.label_response("alice", detail.item.id, response.id, judge.label)
+    assert demo.review.count("demo", flt, RESP, "alice") == 0
+
+
+def test_search_and_find(demo: Services) -> None:
+    assert demo.review.count("demo", ItemFilter(search="zürich"), QA, None) >= 1
+    assert demo.review.count("demo", ItemFilter(search="no such words here"), QA, None) == 0
+    row = demo.review.window("demo", ItemFilter(), QA, None, 5, 1)[0]
+    assert demo.review.find("demo", row.uuid[:13]).id == row.id
+    assert demo.review.index_of("demo", ItemFilter(), QA, None, row.id) == 5

@@ -1,0 +1,126 @@
+"""The shared JSON-lines reader: UTF-8 (optional BOM), blank lines skipped, one object a line."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from w2c_tui.domain.errors import InputError
+from w2c_tui.io.validate import type_name
+
+ProgressCallback = Callable[[int, int], None]
+
+BOM = b"\xef\xbb\xbf"
+PROGRESS_EVERY = 1000
+"""Lines between two progress reports."""
+
+
+class Progress:
+    """Counts bytes read against a total and reports now and then, and once at the end."""
+
+    def __init__(self, callback: ProgressCallback | None, total: int) -> None:
+        self._callback = callback
+        self.total = total
+        self.done = 0
+        self._lines = 0
+
+    def advance(self, nbytes: int) -> None:
+        """One line of `nbytes` bytes was read."""
+        self.done += nbytes
+        self._lines += 1
+        if self._callback is not None and self._lines % PROGRESS_EVERY == 0:
+            self._callback(min(self.done, self.total), self.total)
+
+    def finish(self) -> None:
+        """Everything was read: report done == total."""
+        self.done = self.total
+        if self._callback is not None:
+            self._callback(self.total, self.total)
+
+
+def read_bytes(path: Path) -> bytes:
+    """A file's bytes; an InputError when it cannot be read."""
+    try:
+        return path.read_bytes()
+    except IsADirectoryError as error:
+        raise InputError(str(path), "expected a file, got a folder") from error
+    except FileNotFoundError as error:
+        raise InputError(str(path), "no such file or folder") from error
+    except OSError as error:
+        raise InputError(str(path), f"cannot read: {error.strerror or error}") from error
+
+
+def sha256_hex(data: bytes) -> str:
+    """The sha256 hex digest of `data`."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def _parse_line(path: Path, number: int, raw: bytes) -> dict[str, Any] | None:
+    """The object on one physical line; None for a blank line."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(
+            str(path), f"not valid UTF-8: {error.reason} at byte {error.start}", line=number
+        ) from error
+    if not text.strip():
+        return None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(
+            str(path), f"not valid JSON: {error.msg} (column {error.colno})", line=number
+        ) from error
+    except (ValueError, RecursionError) as error:
+        raise InputError(str(path), f"not valid JSON: {error}", line=number) from error
+    if not isinstance(value, dict):
+        raise InputError(str(path), f"expected a JSON object, got {type_name(value)}", line=number)
+    return value
+
+
+def _physical_lines(data: bytes) -> Iterator[tuple[int, bytes, int]]:
+    """(line number, line without its ending, bytes consumed) for each line of `data`.
+
+    Splitting bytes on LF only: str.splitlines would also split at U+2028 and friends, which
+    files written with ensure_ascii=False may hold inside JSON strings.
+    """
+    start = len(BOM) if data.startswith(BOM) else 0
+    number = 0
+    size = len(data)
+    while start < size:
+        end = data.find(b"\n", start)
+        stop = size if end < 0 else end + 1
+        number += 1
+        raw = data[start : end if end >= 0 else size]
+        yield number, raw.removesuffix(b"\r"), stop - start
+        start = stop
+
+
+def iter_objects(
+    path: Path, data: bytes, progress: Progress | None = None
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(1-based line number, object) for every non-blank line of `data` read from `path`."""
+    for number, raw, consumed in _physical_lines(data):
+        value = _parse_line(path, number, raw)
+        if progress is not None:
+            progress.advance(consumed)
+        if value is not None:
+            yield number, value
+
+
+def first_object(path: Path) -> tuple[int, dict[str, Any]] | None:
+    """The first non-blank line's object, reading no further than it; None for an empty file."""
+    try:
+        with path.open("rb") as handle:
+            for number, raw in enumerate(handle, start=1):
+                if number == 1:
+                    raw = raw.removeprefix(BOM)
+                value = _parse_line(path, number, raw.rstrip(b"\r\n"))
+                if value is not None:
+                    return number, value
+    except OSError as error:
+        raise InputError(str(path), f"cannot read: {error.strerror or error}") from error
+    return None

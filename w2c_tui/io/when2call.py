@@ -1,0 +1,152 @@
+"""When2Call test items (the MCQ file and the LLM-judge subset share one format)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from w2c_tui.domain.labels import LABELS, ItemKind
+from w2c_tui.domain.records import ImportBundle, ItemRecord
+from w2c_tui.io.jsonl import Progress, ProgressCallback, iter_objects, read_bytes, sha256_hex
+from w2c_tui.io.validate import (
+    LABEL_NAMES,
+    fail,
+    json_object_text,
+    optional_str,
+    parse_label,
+    require_dict,
+    require_list,
+    require_str,
+    wrong_type,
+)
+
+KIND = "when2call_test"
+
+KNOWN_FIELDS = frozenset(
+    {
+        "uuid",
+        "source",
+        "source_id",
+        "question",
+        "orig_question",
+        "correct_answer",
+        "answers",
+        "target_tool",
+        "tools",
+        "orig_tools",
+        "held_out_param",
+    }
+)
+
+# The official judge prompt calls the first option `direct_answer`; files written with that
+# name still mean the `direct` option.
+ANSWER_SYNONYMS = {"direct_answer": "direct"}
+
+
+def parse_answers(
+    obj: dict[str, Any], path: Path, line: int, field: str = "answers"
+) -> tuple[tuple[str, str], ...]:
+    """The four candidate answers as (canonical name, text), in the file's key order."""
+    answers = require_dict(obj, "answers", path, line, field)
+    expected = {label.value for label in LABELS}
+    pairs: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for key, text in answers.items():
+        name = ANSWER_SYNONYMS.get(key, key)
+        if name not in expected:
+            raise fail(
+                path, line, field, f"unexpected key {key!r} (expected exactly {LABEL_NAMES})"
+            )
+        if name in seen:
+            raise fail(path, line, field, f"key {key!r} repeats the option {name!r}")
+        if not isinstance(text, str):
+            raise wrong_type(path, line, f"{field}.{key}", "a string", text)
+        seen.add(name)
+        pairs.append((name, text))
+    missing = [label.value for label in LABELS if label.value not in seen]
+    if missing:
+        raise fail(
+            path,
+            line,
+            field,
+            "missing key(s) "
+            + ", ".join(repr(m) for m in missing)
+            + f" (expected exactly {LABEL_NAMES})",
+        )
+    return tuple(pairs)
+
+
+def parse_tools(
+    obj: dict[str, Any], path: Path, line: int, field: str = "tools"
+) -> tuple[str, ...]:
+    """Tool specs as JSON strings (strings kept as written, objects dumped)."""
+    tools = require_list(obj, "tools", path, line, field)
+    return tuple(
+        json_object_text(tool, path, line, f"{field}[{index}]") for index, tool in enumerate(tools)
+    )
+
+
+def _target_tool(obj: dict[str, Any], path: Path, line: int) -> str | None:
+    value = obj.get("target_tool")
+    if value is None:
+        return None
+    return json_object_text(value, path, line, "target_tool")
+
+
+def parse_item(obj: dict[str, Any], path: Path, line: int) -> ItemRecord:
+    """One test-item line as an ItemRecord."""
+    uuid = require_str(obj, "uuid", path, line, non_empty=True)
+    question = require_str(obj, "question", path, line)
+    gold = parse_label(require_str(obj, "correct_answer", path, line), path, line, "correct_answer")
+    answers = parse_answers(obj, path, line)
+    tools = parse_tools(obj, path, line)
+    extra: dict[str, Any] = {k: v for k, v in obj.items() if k not in KNOWN_FIELDS}
+    if "orig_tools" in obj:
+        orig_tools = obj["orig_tools"]
+        if orig_tools is not None and not isinstance(orig_tools, list):
+            raise wrong_type(path, line, "orig_tools", "an array or null", orig_tools)
+        extra["orig_tools"] = orig_tools
+    return ItemRecord(
+        uuid=uuid,
+        question=question,
+        tools=tools,
+        answers=answers,
+        gold=gold,
+        line=line,
+        kind=ItemKind.TEST,
+        source=optional_str(obj, "source", path, line),
+        source_id=optional_str(obj, "source_id", path, line),
+        held_out_param=optional_str(obj, "held_out_param", path, line),
+        target_tool=_target_tool(obj, path, line),
+        orig_question=optional_str(obj, "orig_question", path, line),
+        extra=extra,
+    )
+
+
+def read(path: Path, progress: ProgressCallback | None = None) -> ImportBundle:
+    """Every item of a When2Call test file; an InputError on the first bad line."""
+    data = read_bytes(path)
+    tracker = Progress(progress, len(data))
+    items: list[ItemRecord] = []
+    first_line: dict[str, int] = {}
+    for line, obj in iter_objects(path, data, tracker):
+        item = parse_item(obj, path, line)
+        if item.uuid in first_line:
+            raise fail(
+                path,
+                line,
+                "uuid",
+                f"duplicate uuid {item.uuid!r} (first on line {first_line[item.uuid]})",
+            )
+        first_line[item.uuid] = line
+        items.append(item)
+    tracker.finish()
+    notes = () if items else ("the file holds no items",)
+    return ImportBundle(
+        path=str(path),
+        kind=KIND,
+        sha256=sha256_hex(data),
+        items=tuple(items),
+        notes=notes,
+        default_dataset=path.stem,
+    )
