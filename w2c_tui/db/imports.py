@@ -64,6 +64,8 @@ class ImportWriter:
                     )
                 if dry_run:
                     raise _DryRun
+                if report.changed_nothing:
+                    return report  # a re-import leaves no trace, not even a log row
                 session.add(
                     ImportLogRow(
                         path=bundle.path,

@@ -237,15 +237,12 @@ class LabelStore:
         keys = {k for k, v in flags.items() if v} | {k for k, v in notes.items() if v}
         out: list[LabelRecord] = []
         for rater_id, item_id in sorted(keys):
-            found = session.exec(
-                select(RaterRow.name, ItemRow.uuid, DatasetRow.name)
-                .join(ItemRow, col(ItemRow.id) == item_id)
-                .join(DatasetRow, col(DatasetRow.id) == col(ItemRow.dataset_id))
-                .where(col(RaterRow.id) == rater_id)
-            ).first()
-            if found is None:
+            rater = session.get(RaterRow, rater_id)
+            item = session.get(ItemRow, item_id)
+            ds = session.get(DatasetRow, item.dataset_id) if item else None
+            if rater is None or item is None or ds is None:
                 continue
-            annotator, uuid, ds_name = found
+            annotator, uuid, ds_name = rater.name, item.uuid, ds.name
             if (dataset is not None and ds_name != dataset) or (annotator, uuid, ds_name) in seen:
                 continue
             stamps = list(

@@ -12,7 +12,7 @@ from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Collapsible, Static
 
-from w2c_tui.domain.labels import LABELS
+from w2c_tui.domain.labels import LABELS, Label
 from w2c_tui.domain.models import Item
 
 MAX_TOOL_LINES = 400
@@ -157,5 +157,13 @@ def _answers(item: Item, blind: bool) -> Text:
         if is_gold:
             text.append("  ◀ gold", style="bold")
         text.append("\n")
-        text.append(f"{text_of}\n\n")
+        text.append(f"{_readable(text_of) if label is Label.TOOL_CALL else text_of}\n\n")
     return text
+
+
+def _readable(answer: str) -> str:
+    """A tool-call answer as JSON with non-ASCII shown as characters (the file escapes it)."""
+    try:
+        return json.dumps(json.loads(answer), ensure_ascii=False)
+    except json.JSONDecodeError:
+        return answer
