@@ -15,7 +15,7 @@ HERE = Path(__file__).resolve().parent
 SOURCE = "w2c-tui demo"
 ITEMS_FILE = "when2call_demo.jsonl"
 JUDGE_NAME = "demo-judge"
-SCORER_NAME = "demo-logprob (when2call default template)"
+SCORER_NAME = "demo-logprob"
 SAMPLES_NAME = "samples_when2call_2026-11-01T12-00-00.000000.jsonl"
 MODEL_SEEDS = {"acme-7b-instruct": 20261101, "tiny-tools-1b": 1101}
 

@@ -140,3 +140,21 @@ def test_search_and_find(demo: Services) -> None:
     row = demo.review.window("demo", ItemFilter(), QA, None, 5, 1)[0]
     assert demo.review.find("demo", row.uuid[:13]).id == row.id
     assert demo.review.index_of("demo", ItemFilter(), QA, None, row.id) == 5
+
+
+def test_disagreement_queue_ranks_disputed_items(demo: Services) -> None:
+    queue = ItemFilter(ranked=True)
+    ranked = demo.review.queue("demo", queue, RESP, "alice")
+    assert ranked and demo.review.count("demo", queue, RESP, "alice") == len(ranked)
+    rows = demo.review.window("demo", queue, RESP, "alice", 0, len(ranked))
+    assert [r.id for r in rows] == ranked
+    # a human label that sides with nobody makes its item the most disputed one
+    last = rows[-1]
+    detail = demo.review.detail(last.id, "alice")
+    for response in detail.responses:
+        assert response.id is not None
+        demo.review.label_response("alice", last.id, response.id, Label.DIRECT)
+        demo.review.label_response("bob", last.id, response.id, Label.REQUEST_FOR_INFO)
+    again = demo.review.queue("demo", queue, RESP, "alice")
+    assert again != ranked and again.index(last.id) < ranked.index(last.id)
+    assert demo.review.index_of("demo", queue, RESP, "alice", again[0]) == 0

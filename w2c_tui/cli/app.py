@@ -7,7 +7,16 @@ from typing import Annotated
 import typer
 
 from w2c_tui import __version__
-from w2c_tui.cli import data_cmd, db_cmd, import_cmd, labels_cmd, tui_cmd
+from w2c_tui.cli import (
+    agreement_cmd,
+    data_cmd,
+    db_cmd,
+    import_cmd,
+    labels_cmd,
+    metrics_cmd,
+    report_cmd,
+    tui_cmd,
+)
 from w2c_tui.cli.context import state
 
 HELP = """\
@@ -70,6 +79,9 @@ def root(
 
 app.command("tui")(tui_cmd.tui)
 app.command("import")(import_cmd.import_files)
+app.command("metrics")(metrics_cmd.metrics)
+app.command("agreement")(agreement_cmd.agreement)
+app.command("report")(report_cmd.report)
 app.add_typer(data_cmd.datasets_app, name="datasets")
 app.add_typer(data_cmd.items_app, name="items")
 app.add_typer(labels_cmd.labels_app, name="labels")

@@ -176,6 +176,49 @@ class ItemQueries:
                 for i, u, p, g, n, q, lab in session.execute(query).all()
             ]
 
+    def ids(
+        self, dataset: str, flt: ItemFilter, mode: ReviewMode, rater_id: int | None
+    ) -> list[int]:
+        """Ids of every matching item, in file order."""
+        with Session(self.engine) as session:
+            ds = dataset_row(session, dataset)
+            assert ds.id is not None
+            query = (
+                select(ItemRow.id)
+                .where(*filter_conditions(ds.id, flt, mode, rater_id))
+                .order_by(col(ItemRow.position))
+            )
+            return [int(i) for i in session.exec(query).all() if i is not None]
+
+    def rows(self, ids: Sequence[int], mode: ReviewMode, rater_id: int | None) -> list[ItemLine]:
+        """List rows for these item ids, in the order given."""
+        if not ids:
+            return []
+        with Session(self.engine) as session:
+            labelled = labelled_condition(mode, rater_id)
+            query = sa_select(
+                col(ItemRow.id),
+                col(ItemRow.uuid),
+                col(ItemRow.position),
+                col(ItemRow.gold),
+                col(ItemRow.n_tools),
+                func.substr(col(ItemRow.question), 1, QUESTION_PREVIEW),
+                labelled,
+            ).where(col(ItemRow.id).in_(list(ids)))
+            found = {
+                i: ItemLine(
+                    id=i,
+                    uuid=u,
+                    position=p,
+                    gold=Label(g) if g else None,
+                    n_tools=n,
+                    question=q,
+                    labelled=bool(lab),
+                )
+                for i, u, p, g, n, q, lab in session.execute(query).all()
+            }
+            return [found[i] for i in ids if i in found]
+
     def index_of(
         self, dataset: str, flt: ItemFilter, mode: ReviewMode, rater_id: int | None, item_id: int
     ) -> int | None:

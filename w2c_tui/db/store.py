@@ -12,6 +12,7 @@ from w2c_tui.db.imports import ImportWriter
 from w2c_tui.db.items import ItemQueries
 from w2c_tui.db.labels import LabelStore
 from w2c_tui.db.migrate import current_revision, head_revision, upgrade
+from w2c_tui.db.ratings import RatingQueries
 
 
 @dataclass(frozen=True)
@@ -23,6 +24,7 @@ class Store:
     items: ItemQueries
     labels: LabelStore
     imports: ImportWriter
+    ratings: RatingQueries
 
     @classmethod
     def open(cls, url: str, *, migrate: bool = True) -> Store:
@@ -34,6 +36,7 @@ class Store:
             items=ItemQueries(engine),
             labels=LabelStore(engine),
             imports=ImportWriter(engine),
+            ratings=RatingQueries(engine),
         )
 
     def revision(self) -> tuple[str | None, str]:

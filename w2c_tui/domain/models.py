@@ -245,3 +245,29 @@ class NoteChange:
 
 
 Change = LabelChange | FlagChange | NoteChange
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """One current verdict as the agreement layer reads it."""
+
+    item_id: int
+    item_uuid: str
+    target_model: str | None
+    response_id: int | None
+    rater: Rater
+    label: Label | None
+    status: VerdictStatus
+    scores: dict[str, Any]
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ItemFacts:
+    """What metrics need of an item besides its ratings."""
+
+    item_id: int
+    uuid: str
+    position: int
+    gold: Label | None
+    n_tools: int

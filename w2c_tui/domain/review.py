@@ -38,6 +38,8 @@ class ItemFilter:
     labelled: bool | None = None
     disagree: bool = False
     search: str = ""
+    ranked: bool = False
+    """The disagreement queue: only items raters disagree on, most disputed first."""
 
     def with_(self, **changes: object) -> ItemFilter:
         """A copy with some fields changed."""
@@ -63,4 +65,6 @@ class ItemFilter:
             parts.append("human≠judge")
         if self.search:
             parts.append(f"search={self.search!r}")
+        if self.ranked:
+            parts.append("disagreement queue")
         return " ".join(parts) or "all items"

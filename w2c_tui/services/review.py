@@ -17,6 +17,7 @@ from w2c_tui.domain.models import (
 )
 from w2c_tui.domain.qa import QA_FLAG_CODES
 from w2c_tui.domain.review import ItemFilter, ReviewMode
+from w2c_tui.services.readings import UnitKind, build_readings, disagreement_scores
 
 
 class ReviewService:
@@ -25,6 +26,9 @@ class ReviewService:
     def __init__(self, store: Store) -> None:
         self._store = store
         self._rater_ids: dict[str, int] = {}
+        self._queue: tuple[tuple[object, ...], list[int]] | None = None
+        self._generation = 0
+        """Bumped by every write, so the disagreement queue is recomputed after labels."""
 
     def _rater(self, annotator: str | None, *, create: bool = False) -> int | None:
         if annotator is None:
@@ -38,7 +42,34 @@ class ReviewService:
 
     def count(self, dataset: str, flt: ItemFilter, mode: ReviewMode, annotator: str | None) -> int:
         """How many items the filter keeps."""
+        if flt.ranked:
+            return len(self.queue(dataset, flt, mode, annotator))
         return self._store.items.count(dataset, flt, mode, self._rater(annotator))
+
+    def queue(
+        self, dataset: str, flt: ItemFilter, mode: ReviewMode, annotator: str | None
+    ) -> list[int]:
+        """The disagreement queue: matching items that raters disagree on, most disputed first.
+
+        The score of an item is 1 − the share of the most common reading among all raters'
+        readings of one of its units (gold left out; an invalid judge output counts as a
+        reading of its own); ties keep file order.
+        """
+        key = (dataset, flt, mode, annotator, self._generation)
+        if self._queue is not None and self._queue[0] == key:
+            return self._queue[1]
+        rater = self._rater(annotator)
+        ids = self._store.items.ids(dataset, flt.with_(ranked=False), mode, rater)
+        items = self._store.ratings.items(dataset)
+        ratings = self._store.ratings.ratings(dataset)
+        scores: dict[int, float] = {}
+        for kind in UnitKind:
+            readings = build_readings(items, ratings, kind, include_gold=False)
+            for item_id, score in disagreement_scores(readings).items():
+                scores[item_id] = max(scores.get(item_id, 0.0), score)
+        ranked = sorted((i for i in ids if scores.get(i, 0.0) > 0), key=lambda i: -scores[i])
+        self._queue = (key, ranked)
+        return ranked
 
     def window(
         self,
@@ -50,12 +81,18 @@ class ReviewService:
         limit: int,
     ) -> list[ItemRow]:
         """Rows `offset`..`offset+limit` of the filtered list."""
+        if flt.ranked:
+            ids = self.queue(dataset, flt, mode, annotator)[offset : offset + limit]
+            return self._store.items.rows(ids, mode, self._rater(annotator))
         return self._store.items.window(dataset, flt, mode, self._rater(annotator), offset, limit)
 
     def index_of(
         self, dataset: str, flt: ItemFilter, mode: ReviewMode, annotator: str | None, item_id: int
     ) -> int | None:
         """Where `item_id` sits in the filtered list (None: filtered out)."""
+        if flt.ranked:
+            ranked = self.queue(dataset, flt, mode, annotator)
+            return ranked.index(item_id) if item_id in ranked else None
         return self._store.items.index_of(dataset, flt, mode, self._rater(annotator), item_id)
 
     def next_unlabelled(
@@ -67,6 +104,14 @@ class ReviewService:
         after_position: int,
     ) -> int | None:
         """The next item this annotator has not finished, after a position (wrapping)."""
+        if flt.ranked:
+            ranked = self.queue(dataset, flt, mode, annotator)
+            rows = self._store.items.rows(ranked, mode, self._rater(annotator))
+            start = next((n for n, r in enumerate(rows) if r.position == after_position), -1)
+            for row in rows[start + 1 :] + rows[: start + 1]:
+                if not row.labelled:
+                    return row.id
+            return None
         return self._store.items.next_unlabelled(
             dataset, flt, mode, self._rater(annotator), after_position
         )
@@ -93,12 +138,14 @@ class ReviewService:
         """Record which behaviour a response shows; durable when this returns."""
         rater = self._rater(annotator, create=True)
         assert rater is not None
+        self._generation += 1
         return self._store.labels.set_label(rater, item_id, response_id, label)
 
     def label_item(self, annotator: str, item_id: int, label: Label | None) -> LabelChange | None:
         """Record which behaviour is correct for the item (item QA); durable when this returns."""
         rater = self._rater(annotator, create=True)
         assert rater is not None
+        self._generation += 1
         return self._store.labels.set_label(rater, item_id, None, label)
 
     def set_flag(self, annotator: str, item_id: int, code: str, active: bool) -> FlagChange:

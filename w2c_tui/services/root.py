@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from w2c_tui.db.store import Store
 from w2c_tui.paths import default_db_url
@@ -11,10 +12,18 @@ from w2c_tui.services.imports import ImportService
 from w2c_tui.services.labels import LabelService
 from w2c_tui.services.review import ReviewService
 
+if TYPE_CHECKING:
+    from w2c_tui.services.agreement import AgreementService
+    from w2c_tui.services.metrics import MetricsService
 
-@dataclass(frozen=True)
+
+@dataclass
 class Services:
-    """Every service, sharing one store."""
+    """Every service, sharing one store.
+
+    The statistics services import numpy, scipy and scikit-learn: they are built on first use
+    so that opening the review screen does not pay for them.
+    """
 
     url: str
     store: Store
@@ -22,6 +31,26 @@ class Services:
     imports: ImportService
     review: ReviewService
     labels: LabelService
+    _agreement: AgreementService | None = field(default=None, repr=False)
+    _metrics: MetricsService | None = field(default=None, repr=False)
+
+    @property
+    def agreement(self) -> AgreementService:
+        """Agreement summaries and the calibration dashboard."""
+        if self._agreement is None:
+            from w2c_tui.services.agreement import AgreementService
+
+            self._agreement = AgreementService(self.store)
+        return self._agreement
+
+    @property
+    def metrics(self) -> MetricsService:
+        """When2Call metrics per rater."""
+        if self._metrics is None:
+            from w2c_tui.services.metrics import MetricsService
+
+            self._metrics = MetricsService(self.store)
+        return self._metrics
 
     def close(self) -> None:
         """Release the database."""

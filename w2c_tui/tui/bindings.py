@@ -23,6 +23,8 @@ REVIEW_BINDINGS: list[Binding] = [
     Binding("m", "toggle_mode", "mode", id="mode"),
     Binding("f", "filter", "filter", id="filter"),
     Binding("slash", "search", "search", id="search"),
+    Binding("r", "queue", "queue", id="queue", show=False),
+    Binding("a", "agreement", "agreement", id="agreement"),
     Binding("g", "goto", "go to uuid", id="goto", show=False),
     Binding("t", "toggle_tools", "tools", id="tools", show=False),
     Binding("c", "checklist", "QA flags", id="checklist", show=False),
@@ -46,8 +48,8 @@ HELP_GROUPS: list[tuple[str, list[str]]] = [
             "goto",
         ],
     ),
-    ("What you see", ["blind", "mode", "filter", "search", "tools", "checklist", "note"]),
-    ("Screens", ["datasets", "help"]),
+    ("What you see", ["blind", "mode", "filter", "search", "queue", "tools", "checklist", "note"]),
+    ("Screens", ["agreement", "datasets", "help"]),
 ]
 
 DESCRIPTIONS: dict[str, str] = {
@@ -71,6 +73,8 @@ DESCRIPTIONS: dict[str, str] = {
     "mode": "switch between response labelling and item QA",
     "filter": "filter: gold label, number of tools, source, labelled, human≠judge",
     "search": "search the question text (and uuids)",
+    "queue": "disagreement queue on / off: items the raters disagree on, most disputed first",
+    "agreement": "agreement and calibration dashboard: humans, judges and log-prob scorers",
     "tools": "expand / collapse the tool specifications",
     "checklist": "item QA: toggle the quality checklist flags",
     "note": "item QA: edit your note on the item",

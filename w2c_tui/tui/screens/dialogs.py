@@ -167,6 +167,11 @@ class FilterDialog(ModalScreen[ItemFilter | None]):
             yield Checkbox(
                 "only items where a human and the judge disagree", value=flt.disagree, id="disagree"
             )
+            yield Checkbox(
+                "disagreement queue: only items the raters disagree on, most disputed first",
+                value=flt.ranked,
+                id="ranked",
+            )
             with Horizontal(classes="dialog--buttons"):
                 yield Button("Apply", variant="primary", id="apply")
                 yield Button("Clear all", id="clear")
@@ -190,6 +195,7 @@ class FilterDialog(ModalScreen[ItemFilter | None]):
             source=self._value("#source"),
             labelled=None if labelled is None else labelled == "yes",
             disagree=self.query_one("#disagree", Checkbox).value,
+            ranked=self.query_one("#ranked", Checkbox).value,
             search=self.query_one("#search", Input).value.strip(),
         )
 

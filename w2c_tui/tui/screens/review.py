@@ -338,6 +338,16 @@ class ReviewScreen(Screen[None]):
         """Open the filter dialog with the cursor in the search box."""
         self.action_filter(focus_search=True)
 
+    def action_queue(self) -> None:
+        """Disagreement queue on / off (items the raters disagree on, most disputed first)."""
+        self.filter = self.filter.with_(ranked=not self.filter.ranked)
+        keep = self.detail.item.id if self.detail else None
+        self.index = 0
+        self.reload_list(keep_item=keep)
+        count = self.query_one(ItemsList).count
+        if self.filter.ranked:
+            self.notify(f"Disagreement queue: {count} item(s), most disputed first.", timeout=3)
+
     def action_goto(self) -> None:
         """Jump to an item by uuid; the filter is cleared when it hides the item."""
 
@@ -406,6 +416,23 @@ class ReviewScreen(Screen[None]):
                 self.reload_list()
 
         self.app.push_screen(DatasetsScreen(self.services, self.dataset), switch)
+
+    def action_agreement(self) -> None:
+        """Open the agreement and calibration dashboard for this dataset."""
+        from w2c_tui.tui.screens.agreement import AgreementScreen
+
+        def opened(item_id: int | None) -> None:
+            self.reload_list(load=False)
+            if item_id is None:
+                self.load_current(
+                    self.card.response.id if self.card and self.card.response else None
+                )
+                return
+            if not self.go_to_item(item_id):
+                self.filter = ItemFilter()
+                self.reload_list(keep_item=item_id)
+
+        self.app.push_screen(AgreementScreen(self.services, self.dataset), opened)
 
     def action_help(self) -> None:
         """Show every key."""

@@ -1,0 +1,89 @@
+"""Every current verdict of a dataset in one pass, for agreement and metrics."""
+
+from __future__ import annotations
+
+from sqlalchemy import Engine
+from sqlalchemy import select as sa_select
+from sqlmodel import Session, col, select
+
+from w2c_tui.db.common import dataset_row, target_model_names
+from w2c_tui.db.convert import loads, to_rater
+from w2c_tui.db.tables import ItemRow, RaterRow, VerdictRow
+from w2c_tui.domain.labels import Label, VerdictStatus
+from w2c_tui.domain.models import ItemFacts, Rater, Rating
+
+
+class RatingQueries:
+    """Reads ratings in bulk (no ORM objects per row: plain column tuples)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def items(self, dataset: str) -> list[ItemFacts]:
+        """Every item's id, uuid, position, gold and number of tools, in file order."""
+        with Session(self.engine) as session:
+            ds = dataset_row(session, dataset)
+            rows = session.execute(
+                sa_select(
+                    col(ItemRow.id),
+                    col(ItemRow.uuid),
+                    col(ItemRow.position),
+                    col(ItemRow.gold),
+                    col(ItemRow.n_tools),
+                )
+                .where(col(ItemRow.dataset_id) == ds.id)
+                .order_by(col(ItemRow.position))
+            ).all()
+            return [
+                ItemFacts(item_id=i, uuid=u, position=p, gold=Label(g) if g else None, n_tools=n)
+                for i, u, p, g, n in rows
+            ]
+
+    def ratings(self, dataset: str) -> list[Rating]:
+        """Every current verdict on the dataset's items (all raters, all kinds)."""
+        with Session(self.engine) as session:
+            ds = dataset_row(session, dataset)
+            models = target_model_names(session)
+            raters: dict[int, Rater] = {
+                r.id: to_rater(r) for r in session.exec(select(RaterRow)).all() if r.id is not None
+            }
+            rows = session.execute(
+                sa_select(
+                    col(VerdictRow.item_id),
+                    col(ItemRow.uuid),
+                    col(VerdictRow.target_model_id),
+                    col(VerdictRow.response_id),
+                    col(VerdictRow.rater_id),
+                    col(VerdictRow.label),
+                    col(VerdictRow.status),
+                    col(VerdictRow.scores_json),
+                    col(VerdictRow.created_at),
+                )
+                .join(ItemRow, col(ItemRow.id) == col(VerdictRow.item_id))
+                .where(col(ItemRow.dataset_id) == ds.id, col(VerdictRow.is_current).is_(True))
+                .order_by(col(ItemRow.position), col(VerdictRow.id))
+            ).all()
+            return [
+                Rating(
+                    item_id=item_id,
+                    item_uuid=uuid,
+                    target_model=models.get(model_id) if model_id else None,
+                    response_id=response_id,
+                    rater=raters[rater_id],
+                    label=Label(label) if label else None,
+                    status=VerdictStatus(status),
+                    scores=loads(scores),
+                    created_at=created,
+                )
+                for (
+                    item_id,
+                    uuid,
+                    model_id,
+                    response_id,
+                    rater_id,
+                    label,
+                    status,
+                    scores,
+                    created,
+                ) in rows
+            ]

@@ -1,0 +1,223 @@
+"""When2Call metrics for every rater of a dataset, against gold or against the human consensus."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+import numpy as np
+
+from w2c_tui.db.store import Store
+from w2c_tui.domain.errors import NotFoundError
+from w2c_tui.domain.labels import Label, RaterKind
+from w2c_tui.services.readings import (
+    INVALID,
+    RaterInfo,
+    Readings,
+    UnitKind,
+    build_readings,
+    consensus,
+)
+from w2c_tui.stats.calibration import calibration, probabilities_from_loglikelihoods
+from w2c_tui.stats.metrics import INVALID as INVALID_CODE
+from w2c_tui.stats.metrics import MISSING as MISSING_CODE
+from w2c_tui.stats.metrics import InvalidMode, Metrics, compute_metrics
+from w2c_tui.stats.stability import stability
+
+
+class Against(StrEnum):
+    """What a rater is scored against."""
+
+    GOLD = "gold"
+    HUMANS = "humans"
+
+
+@dataclass(frozen=True)
+class RaterMetrics:
+    """One rater's metrics, with what they were computed on."""
+
+    rater: RaterInfo
+    target_model: str | None
+    against: Against
+    metrics: Metrics
+    norm_reading: str | None
+    calibration: dict[str, Any] | None
+    stability: dict[str, Any] | None
+
+    def as_json(self) -> dict[str, object]:
+        """A plain dict (the `w2c metrics --json` contract)."""
+        return {
+            "rater": self.rater.key,
+            "kind": self.rater.kind.value,
+            "name": self.rater.name,
+            "config": self.rater.config,
+            "target_model": self.target_model,
+            "against": self.against.value,
+            "length_normalised_reading": self.norm_reading,
+            **self.metrics.as_json(),
+            "calibration": self.calibration,
+            "stability": self.stability,
+        }
+
+
+def code(value: Label | str | None) -> int:
+    """A reading as a metrics code (0..3, INVALID, MISSING)."""
+    if value is None:
+        return MISSING_CODE
+    if value == INVALID:
+        return INVALID_CODE
+    assert isinstance(value, Label)
+    return value.option
+
+
+def reference(readings: Readings, against: Against, min_humans: int) -> dict[str, Label]:
+    """Unit → reference label (gold, or the human majority)."""
+    if against is Against.GOLD:
+        return {u.key: u.gold for u in readings.units if u.gold is not None}
+    return consensus(readings, min_humans)[0]
+
+
+def rater_metrics(
+    readings: Readings,
+    rater: RaterInfo,
+    against: Against,
+    *,
+    target_model: str | None = None,
+    min_humans: int = 1,
+    invalid_mode: InvalidMode = InvalidMode.MISSING,
+) -> RaterMetrics | None:
+    """Metrics of one rater on one target model's units that have a reference.
+
+    A judge's reading of a model's responses scored against gold is that model's When2Call
+    score as the judge sees it; so metrics are per target model (None: every unit pooled).
+    Returns None when no unit has both a reference and this rater's reading.
+    """
+    ref = reference(readings, against, min_humans)
+    units = [
+        u
+        for u in readings.units
+        if u.key in ref and (target_model is None or u.target_model == target_model)
+    ]
+    if not any((u.key, rater.key) in readings.values for u in units):
+        return None
+    if not units:
+        return None
+    gold = [ref[u.key].option for u in units]
+    pred = [code(readings.values.get((u.key, rater.key))) for u in units]
+    norm_key = f"{rater.key}:norm"
+    pred_norm = None
+    if rater.kind is RaterKind.MCQ_LOGPROB and any(r.key == norm_key for r in readings.raters):
+        norm = [code(readings.values.get((u.key, norm_key))) for u in units]
+        if all(min(a, 0) == min(b, 0) for a, b in zip(norm, pred, strict=True)):
+            pred_norm = norm
+    metrics = compute_metrics(
+        gold,
+        pred,
+        no_tools=[u.n_tools == 0 for u in units],
+        pred_norm=pred_norm,
+        invalid_mode=invalid_mode,
+    )
+    return RaterMetrics(
+        rater=rater,
+        target_model=target_model,
+        against=against,
+        metrics=metrics,
+        norm_reading=norm_key if pred_norm is not None else None,
+        calibration=_calibration(readings, rater, units, gold),
+        stability=_stability(readings, rater, units, gold),
+    )
+
+
+def _calibration(
+    readings: Readings, rater: RaterInfo, units: list[Any], gold: list[int]
+) -> dict[str, Any] | None:
+    rows = [
+        (readings.loglikelihoods[(u.key, rater.key)], g)
+        for u, g in zip(units, gold, strict=True)
+        if (u.key, rater.key) in readings.loglikelihoods
+    ]
+    if len(rows) < 2 or rater.config.get("scoring"):
+        return None  # scores that are not likelihoods (the API suite's) are not calibrated
+    lls = np.array([r[0] for r in rows], dtype=float)
+    labels = np.array([r[1] for r in rows])
+    result: dict[str, Any] = {
+        "probabilities": "softmax over the four log-likelihoods",
+        "raw": calibration(probabilities_from_loglikelihoods(lls), labels).as_json(),
+    }
+    lengths = [
+        readings.choice_lengths.get((u.key, rater.key))
+        for u in units
+        if (u.key, rater.key) in readings.loglikelihoods
+    ]
+    if all(length is not None for length in lengths):
+        probs = probabilities_from_loglikelihoods(lls, np.array(lengths, dtype=float))
+        result["length_normalised"] = calibration(probs, labels).as_json()
+    return result
+
+
+def _stability(
+    readings: Readings, rater: RaterInfo, units: list[Any], gold: list[int]
+) -> dict[str, Any] | None:
+    runs = [[code(v) for v in readings.series.get((u.key, rater.key), [])] for u in units]
+    if max((len(r) for r in runs), default=0) < 2:
+        return None
+    return stability(runs, gold).as_json()
+
+
+class MetricsService:
+    """Metrics per rater for a dataset."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def readings(self, dataset: str, kind: UnitKind = UnitKind.BEHAVIOUR) -> Readings:
+        """Every current verdict of the dataset arranged by unit and rater."""
+        return build_readings(
+            self._store.ratings.items(dataset), self._store.ratings.ratings(dataset), kind
+        )
+
+    def metrics(
+        self,
+        dataset: str,
+        *,
+        raters: list[str] | None = None,
+        against: Against = Against.GOLD,
+        min_humans: int = 1,
+        invalid_mode: InvalidMode = InvalidMode.MISSING,
+    ) -> list[RaterMetrics]:
+        """Metrics of each rater (default: every rater but gold and the human reference)."""
+        readings = self.readings(dataset)
+        chosen = [
+            r
+            for r in readings.raters
+            if r.kind is not RaterKind.GOLD
+            and r.reading == "label"
+            and not (against is Against.HUMANS and r.kind is RaterKind.HUMAN)
+        ]
+        if raters:
+            known = {r.key for r in readings.raters}
+            unknown = [k for k in raters if k not in known]
+            if unknown:
+                raise NotFoundError(
+                    f"no rater {unknown[0]!r} in {dataset!r} (raters: "
+                    f"{', '.join(sorted(known)) or 'none'})"
+                )
+            chosen = [readings.rater(k) for k in raters]
+        models: list[str | None] = [
+            *sorted({u.target_model for u in readings.units if u.target_model is not None})
+        ]
+        out = []
+        for rater in chosen:
+            for model in models or [None]:
+                result = rater_metrics(
+                    readings,
+                    rater,
+                    against,
+                    target_model=model,
+                    min_humans=min_humans,
+                    invalid_mode=invalid_mode,
+                )
+                if result is not None:
+                    out.append(result)
+        return out

@@ -1,0 +1,71 @@
+"""Small terminal charts: interval plots, shaded confusion cells, reliability bars."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+
+SHADES = " ░▒▓█"
+
+
+def fmt(value: object, digits: int = 3) -> str:
+    """A number for a table cell; '—' when undefined."""
+    if isinstance(value, bool) or value is None:
+        return "—" if value is None else str(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def estimate_text(est: dict[str, Any] | None, digits: int = 3) -> str:
+    """'0.712 [0.65, 0.77]', or the value alone, or '—'."""
+    if not est or est.get("value") is None:
+        return "—"
+    text = fmt(est["value"], digits)
+    ci = est.get("ci")
+    if ci:
+        text += f" [{fmt(ci[0], 2)}, {fmt(ci[1], 2)}]"
+    return text
+
+
+def interval_bar(
+    est: dict[str, Any] | None, *, low: float = -1.0, high: float = 1.0, width: int = 24
+) -> Text:
+    """The estimate as ● on a scale from `low` to `high`, its interval as ├──┤."""
+    text = Text()
+    if not est or est.get("value") is None:
+        return Text("·" * width, style="dim")
+
+    def pos(x: float) -> int:
+        share = (min(max(x, low), high) - low) / (high - low)
+        return min(width - 1, max(0, round(share * (width - 1))))
+
+    cells = ["·"] * width
+    ci = est.get("ci")
+    if ci:
+        a, b = pos(ci[0]), pos(ci[1])
+        for i in range(a, b + 1):
+            cells[i] = "─"
+        cells[a], cells[b] = "├", "┤"
+    cells[pos(float(est["value"]))] = "●"
+    zero = pos(0.0) if low < 0 < high else None
+    for i, c in enumerate(cells):
+        text.append(c, style="bold" if c == "●" else ("dim" if c == "·" and i != zero else ""))
+    return text
+
+
+def shade(share: float) -> str:
+    """A block character whose density shows a share in [0, 1]."""
+    index = min(len(SHADES) - 1, max(0, round(share * (len(SHADES) - 1))))
+    return SHADES[index]
+
+
+def bar(share: float | None, width: int = 20) -> str:
+    """A horizontal bar for a share in [0, 1]."""
+    if share is None:
+        return "·" * width
+    filled = round(max(0.0, min(1.0, share)) * width)
+    return "█" * filled + "·" * (width - filled)
