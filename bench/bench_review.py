@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from textual import events
+from textual.app import App
 from textual.pilot import Pilot
 
 from w2c_tui.domain.labels import LABELS, Label
@@ -106,13 +107,23 @@ class Report:
         print(f"  {section}: {name} = {value:.3f} {unit}", file=sys.stderr, flush=True)
 
     def add_spread(
-        self, section: str, name: str, samples_s: list[float], target_p95_ms: float | None = None
+        self,
+        section: str,
+        name: str,
+        samples_s: list[float],
+        target_p95_ms: float | None = None,
+        *,
+        cpu_s: list[float] | None = None,
+        with_max: bool = True,
     ) -> None:
-        """p50 / p95 / max in ms of a list of durations in seconds."""
+        """p50 / p95 (/ max) in ms of durations in seconds; CPU-time percentiles as notes."""
         ms = sorted(s * 1000 for s in samples_s)
-        self.add(section, f"{name} p50", percentile(ms, 50), "ms")
-        self.add(section, f"{name} p95", percentile(ms, 95), "ms", target_p95_ms)
-        self.add(section, f"{name} max", ms[-1], "ms", note=f"n={len(ms)}")
+        cpu = sorted(s * 1000 for s in cpu_s) if cpu_s else None
+        notes = [f"cpu {percentile(cpu, pct):.1f} ms" if cpu else "" for pct in (50, 95)]
+        self.add(section, f"{name} p50", percentile(ms, 50), "ms", note=notes[0])
+        self.add(section, f"{name} p95", percentile(ms, 95), "ms", target_p95_ms, note=notes[1])
+        if with_max:
+            self.add(section, f"{name} max", ms[-1], "ms", note=f"n={len(ms)}")
 
     def as_json(self) -> dict[str, Any]:
         """The report as one JSON-able document."""
@@ -177,6 +188,15 @@ def machine_info(workdir: Path) -> dict[str, Any]:
         "workdir_fs": filesystem_type(workdir),
         "load_at_start": load_average(),
     }
+
+
+def peak_rss_mib() -> float:
+    """This process's peak resident memory in MiB (0 where the platform does not say)."""
+    try:
+        import resource
+    except ImportError:
+        return 0.0
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def cpu_model() -> str:
@@ -373,6 +393,7 @@ def build_review_db(report: Report, workdir: Path, n_items: int, n_responses: in
     assert result.items_new == n_items, result
     report.add("build", f"import {n_items} items", took[-1], "s")
     report.add("build", "item import rate", n_items / took[-1], "items/s")
+    report.add("build", "peak RSS so far", peak_rss_mib(), "MiB", note="the item import's peak")
     responders = head[: min(n_responses, len(head))]
     for number, model in enumerate(MODELS):
         judge_path = workdir / f"{model}.jsonl"
@@ -410,7 +431,7 @@ async def wait_until(pilot: Pilot[None], ready: Callable[[], bool], limit_s: flo
         await asyncio.sleep(0)
 
 
-def shows_item(app: W2CApp) -> bool:
+def shows_item(app: App[None]) -> bool:
     """True once the review screen is current and shows an item."""
     return isinstance(app.screen, ReviewScreen) and app.screen.detail is not None
 
@@ -460,16 +481,17 @@ async def bench_open(report: Report, services: Services) -> None:
     first = review.window(DATASET, flt, mode, ANNOTATOR, 0, 1)[0]
     pieces.append(("review.detail", lambda: review.detail(first.id, ANNOTATOR)))
     for name, call in pieces:
-        report.add("open", f"  part: {name}", median_ms(call), "ms")
+        value, _ = median_ms(call)
+        report.add("open", f"  part: {name}", value, "ms")
 
 
-def median_ms(call: Callable[[], object], repeats: int = QUERY_REPEATS) -> float:
-    """Median milliseconds of `repeats` calls."""
+def median_ms(call: Callable[[], object], repeats: int = QUERY_REPEATS) -> tuple[float, str]:
+    """(median milliseconds of `repeats` calls, a note with the first call's time)."""
     took: list[float] = []
     for _ in range(repeats):
         with stopwatch(took):
             call()
-    return statistics.median(took) * 1000
+    return statistics.median(took) * 1000, f"first call {took[0] * 1000:.1f} ms"
 
 
 @dataclass
@@ -477,14 +499,15 @@ class Steps:
     """Per-step seconds: until painted, the synchronous part, and including `pilot.pause()`."""
 
     work: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
     sync: list[float] = field(default_factory=list)
     paused: list[float] = field(default_factory=list)
     gc_pauses: list[float] = field(default_factory=list)
 
     def report(self, report: Report, section: str, name: str, target: float | None) -> None:
         """Add the step figures to `report`."""
-        report.add_spread(section, name, self.work, target)
-        report.add_spread(section, f"{name}: sync part", self.sync)
+        report.add_spread(section, name, self.work, target, cpu_s=self.cpu)
+        report.add_spread(section, f"{name}: sync part", self.sync, with_max=False)
         ms = sorted(self.paused)
         report.add(section, f"{name} incl. pilot.pause() p50", percentile(ms, 50) * 1000, "ms")
         total = sum(self.gc_pauses) * 1000
@@ -528,9 +551,11 @@ async def timed_steps(
     with GcWatch(out.gc_pauses):
         for _ in range(steps):
             start = time.perf_counter()
+            cpu_start = time.process_time()
             out.sync.append(await step())
             await settle(pilot)
             out.work.append(time.perf_counter() - start)
+            out.cpu.append(time.process_time() - cpu_start)
             await pilot.pause()
             out.paused.append(time.perf_counter() - start)
     return out
@@ -621,37 +646,38 @@ def bench_queries(report: Report, services: Services, n_items: int, deep: int) -
     review = services.review
     mode = ReviewMode.RESPONSES
     plain = ItemFilter()
-    for offset in (0, n_items // 2, max(0, n_items - 200)):
-        report.add(
-            "queries",
-            f"window(offset={offset}, 200)",
-            median_ms(lambda o=offset: review.window(DATASET, plain, mode, ANNOTATOR, o, 200)),
-            "ms",
-        )
-    filters = [
-        ("count: no filter", plain, mode),
-        ("count: gold=tool_call", ItemFilter(gold=Label.TOOL_CALL), mode),
-        ("count: tools=0", ItemFilter(tools=ToolCount.NONE), mode),
-        ("count: search 'invoice'", ItemFilter(search="invoice"), mode),
-        ("count: unlabelled (responses mode)", ItemFilter(labelled=False), mode),
-        ("count: unlabelled (item QA)", ItemFilter(labelled=False), ReviewMode.ITEM_QA),
+    no_tools = ItemFilter(tools=ToolCount.NONE)
+
+    def window(flt: ItemFilter, offset: int) -> Callable[[], object]:
+        return lambda: review.window(DATASET, flt, mode, ANNOTATOR, offset, 200)
+
+    def count(flt: ItemFilter, in_mode: ReviewMode) -> Callable[[], object]:
+        return lambda: review.count(DATASET, flt, in_mode, ANNOTATOR)
+
+    calls: list[tuple[str, Callable[[], object]]] = [
+        (f"window(offset={offset}, 200)", window(plain, offset))
+        for offset in (0, n_items // 2, max(0, n_items - 200))
     ]
-    for name, flt, flt_mode in filters:
-        value = median_ms(lambda f=flt, m=flt_mode: review.count(DATASET, f, m, ANNOTATOR))
-        report.add("queries", name, value, "ms")
+    calls += [
+        ("window(offset=0, 200), tools=0", window(no_tools, 0)),
+        ("count: no filter", count(plain, mode)),
+        ("count: gold=tool_call", count(ItemFilter(gold=Label.TOOL_CALL), mode)),
+        ("count: tools=0", count(no_tools, mode)),
+        ("count: search 'invoice'", count(ItemFilter(search="invoice"), mode)),
+        ("count: unlabelled (responses mode)", count(ItemFilter(labelled=False), mode)),
+        ("count: unlabelled (item QA)", count(ItemFilter(labelled=False), ReviewMode.ITEM_QA)),
+    ]
     far = review.window(DATASET, plain, mode, ANNOTATOR, deep, 1)[0]
-    report.add(
-        "queries",
-        f"index_of(row {deep})",
-        median_ms(lambda: review.index_of(DATASET, plain, mode, ANNOTATOR, far.id)),
-        "ms",
-    )
-    report.add(
-        "queries",
-        "progress (item QA)",
-        median_ms(lambda: review.progress(DATASET, ReviewMode.ITEM_QA, ANNOTATOR)),
-        "ms",
-    )
+    calls += [
+        (f"index_of(row {deep})", lambda: review.index_of(DATASET, plain, mode, ANNOTATOR, far.id)),
+        ("progress (responses mode)", lambda: review.progress(DATASET, mode, ANNOTATOR)),
+        ("progress (item QA)", lambda: review.progress(DATASET, ReviewMode.ITEM_QA, ANNOTATOR)),
+        ("detail (item with 2 responses)", lambda: review.detail(first_id, ANNOTATOR)),
+    ]
+    first_id = review.window(DATASET, plain, mode, ANNOTATOR, 0, 1)[0].id
+    for name, call in calls:
+        value, note = median_ms(call)
+        report.add("queries", name, value, "ms", note=note)
 
 
 # ---- main ---------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
+from w2c_tui.cli.context import console as make_console
 from w2c_tui.cli.context import print_json, services
 
 
@@ -100,7 +101,6 @@ def _output(doc: dict[str, Any], json_out: bool) -> None:
     if json_out:
         print_json(doc)
         return
-    from rich.console import Console
     from rich.table import Table
 
     def est(value: dict[str, Any]) -> str:
@@ -109,7 +109,7 @@ def _output(doc: dict[str, Any], json_out: bool) -> None:
         ci = value.get("ci")
         return f"{value['value']:.3f}" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "")
 
-    console = Console()
+    console = make_console()
     boot = doc.get("bootstrap", {})
     head = Table(
         "statistic",

@@ -70,3 +70,11 @@ def services(ctx: typer.Context, *, migrate: bool = True) -> Iterator[Services]:
 def print_json(value: Any) -> None:
     """One JSON document on stdout."""
     sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=2, default=str) + "\n")
+
+
+def console() -> Any:
+    """A rich Console for tables: the terminal's width, or 160 columns when piped."""
+    from rich.console import Console
+
+    out = Console()
+    return out if out.is_terminal else Console(width=160)

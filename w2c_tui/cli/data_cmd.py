@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from w2c_tui.cli.context import console as make_console
 from w2c_tui.cli.context import print_json, services
 
 if TYPE_CHECKING:
@@ -23,7 +24,6 @@ DatasetOpt = Annotated[
 @datasets_app.command("list")
 def datasets_list(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     """Datasets with their item, response and human-label counts."""
-    from rich.console import Console
     from rich.table import Table
 
     with services(ctx) as svc:
@@ -58,7 +58,7 @@ def datasets_list(ctx: typer.Context, json_out: JsonOpt = False) -> None:
             str(d.n_human_labels),
             d.imported_at.strftime("%Y-%m-%d %H:%M"),
         )
-    Console().print(table)
+    make_console().print(table)
 
 
 @items_app.command("list")
@@ -74,7 +74,6 @@ def items_list(
     json_out: JsonOpt = False,
 ) -> None:
     """Items in file order with gold label, number of tools and question."""
-    from rich.console import Console
     from rich.table import Table
 
     from w2c_tui.domain.labels import Label
@@ -122,7 +121,7 @@ def items_list(
             str(r.n_tools),
             r.question.replace("\n", " ")[:80],
         )
-    Console().print(table)
+    make_console().print(table)
 
 
 @items_app.command("show")
@@ -187,11 +186,10 @@ def _verdict_json(v: object) -> dict[str, object]:
 
 
 def _print_detail(detail: ItemDetail) -> None:
-    from rich.console import Console
     from rich.panel import Panel
     from rich.syntax import Syntax
 
-    console = Console()
+    console = make_console()
     item = detail.item
     console.print(
         Panel(

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from w2c_tui.cli.context import console as make_console
 from w2c_tui.cli.context import print_json, services
 
 if TYPE_CHECKING:
@@ -69,12 +70,11 @@ def metrics(
 
 
 def _print(dataset: str, against: str, rows: list[RaterMetrics], confusion: bool) -> None:
-    from rich.console import Console
     from rich.table import Table
 
     from w2c_tui.domain.labels import LABELS
 
-    console = Console()
+    console = make_console()
     if not rows:
         console.print(f"no rater has readings with a {against} reference in {dataset!r}")
         return

@@ -460,7 +460,7 @@ def _charts(dash: dict[str, Any]) -> dict[str, list[tuple[str, str]]]:
                 (
                     data_uri(
                         heatmap(
-                            drill["confusion"], LABELS, LABELS, f"{key}: consensus (rows) × rater"
+                            drill["confusion"], SHORT, SHORT, f"{key}: consensus (rows) × rater"
                         )
                     ),
                     f"confusion matrix of {key}",

@@ -101,9 +101,10 @@ class AgreementService:
         kind: UnitKind = UnitKind.BEHAVIOUR,
         bootstrap: int = 1000,
         seed: int = 0,
-        invalid_mode: InvalidMode = InvalidMode.MISSING,
+        invalid_mode: InvalidMode | str = InvalidMode.MISSING,
     ) -> dict[str, object]:
         """The `w2c agreement --json` document for a dataset's raters."""
+        invalid_mode = InvalidMode(invalid_mode)
         readings = self.readings(dataset, kind)
         chosen = self._choose(readings, raters)
         doc = agreement_summary(

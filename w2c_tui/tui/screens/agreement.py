@@ -257,12 +257,12 @@ class AgreementScreen(Screen[int | None]):
                 row["rater"],
                 " ".join(row["humans"]) or "—",
                 fmt(row["unanimity"], 2),
-                key=row["uuid"],
+                key=row["unit"],
             )
 
     @on(DataTable.RowSelected, "#drill-units")
     def unit_chosen(self, event: DataTable.RowSelected) -> None:
-        uuid = str(event.row_key.value)
+        uuid = str(event.row_key.value).split("@")[0]
         try:
             item = self.services.review.find(self.dataset, uuid)
         except Exception as error:  # a stale row: say so rather than crash
