@@ -46,3 +46,8 @@ def config_file() -> Path:
 def shared_data_dir() -> Path:
     """The shared reference data used by some tests (W2C_SHARED_DATA, default ../shared/data)."""
     return _from_env("W2C_SHARED_DATA", PROJECT_ROOT.parent / "shared" / "data")
+
+
+def runs_dir() -> Path:
+    """Where run logs go (W2C_RUNS_DIR), beside the default database."""
+    return _from_env("W2C_RUNS_DIR", annotations_dir() / "runs")

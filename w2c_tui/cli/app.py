@@ -15,7 +15,9 @@ from w2c_tui.cli import (
     labels_cmd,
     metrics_cmd,
     report_cmd,
+    run_cmd,
     tui_cmd,
+    verdicts_cmd,
 )
 from w2c_tui.cli.context import state
 
@@ -86,3 +88,5 @@ app.add_typer(data_cmd.datasets_app, name="datasets")
 app.add_typer(data_cmd.items_app, name="items")
 app.add_typer(labels_cmd.labels_app, name="labels")
 app.add_typer(db_cmd.db_app, name="db")
+app.add_typer(run_cmd.run_app, name="run")
+app.add_typer(verdicts_cmd.verdicts_app, name="verdicts")

@@ -13,6 +13,7 @@ from w2c_tui.db.items import ItemQueries
 from w2c_tui.db.labels import LabelStore
 from w2c_tui.db.migrate import current_revision, head_revision, upgrade
 from w2c_tui.db.ratings import RatingQueries
+from w2c_tui.db.runs import RunStore
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,7 @@ class Store:
     labels: LabelStore
     imports: ImportWriter
     ratings: RatingQueries
+    runs: RunStore
 
     @classmethod
     def open(cls, url: str, *, migrate: bool = True) -> Store:
@@ -37,6 +39,7 @@ class Store:
             labels=LabelStore(engine),
             imports=ImportWriter(engine),
             ratings=RatingQueries(engine),
+            runs=RunStore(engine),
         )
 
     def revision(self) -> tuple[str | None, str]:

@@ -164,6 +164,25 @@ class RunRow(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
     started_at: datetime | None = None
     finished_at: datetime | None = None
+    heartbeat_at: datetime | None = None
+    log_path: str | None = None
+
+
+class RunResultRow(SQLModel, table=True):
+    """One task of a run done (or failed): the checkpoint that makes resuming exact."""
+
+    __tablename__ = "run_result"
+    __table_args__ = (UniqueConstraint("run_id", "item_id", "sample_index", name="uq_run_result"),)
+    id: int | None = Field(default=None, primary_key=True)
+    run_id: int = Field(foreign_key="run.id")
+    item_id: int = Field(foreign_key="item.id")
+    sample_index: int = 0
+    status: str = "ok"
+    error: str | None = Field(default=None, sa_column=Column(Text))
+    response_id: int | None = Field(default=None, foreign_key="response.id")
+    verdict_id: int | None = Field(default=None, foreign_key="verdict.id")
+    retries: int = 0
+    created_at: datetime = Field(default_factory=utcnow)
 
 
 class ImportLogRow(SQLModel, table=True):

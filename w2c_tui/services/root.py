@@ -15,6 +15,7 @@ from w2c_tui.services.review import ReviewService
 if TYPE_CHECKING:
     from w2c_tui.services.agreement import AgreementService
     from w2c_tui.services.metrics import MetricsService
+    from w2c_tui.services.runs import RunService
 
 
 @dataclass
@@ -33,6 +34,7 @@ class Services:
     labels: LabelService
     _agreement: AgreementService | None = field(default=None, repr=False)
     _metrics: MetricsService | None = field(default=None, repr=False)
+    _runs: RunService | None = field(default=None, repr=False)
 
     @property
     def agreement(self) -> AgreementService:
@@ -51,6 +53,15 @@ class Services:
 
             self._metrics = MetricsService(self.store)
         return self._metrics
+
+    @property
+    def runs(self) -> RunService:
+        """Evaluation runs."""
+        if self._runs is None:
+            from w2c_tui.services.runs import RunService
+
+            self._runs = RunService(self.store, self.url)
+        return self._runs
 
     def close(self) -> None:
         """Release the database."""

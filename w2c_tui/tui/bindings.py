@@ -25,6 +25,7 @@ REVIEW_BINDINGS: list[Binding] = [
     Binding("slash", "search", "search", id="search"),
     Binding("r", "queue", "queue", id="queue", show=False),
     Binding("a", "agreement", "agreement", id="agreement"),
+    Binding("R", "runs", "runs", id="runs"),
     Binding("g", "goto", "go to uuid", id="goto", show=False),
     Binding("t", "toggle_tools", "tools", id="tools", show=False),
     Binding("c", "checklist", "QA flags", id="checklist", show=False),
@@ -49,7 +50,7 @@ HELP_GROUPS: list[tuple[str, list[str]]] = [
         ],
     ),
     ("What you see", ["blind", "mode", "filter", "search", "queue", "tools", "checklist", "note"]),
-    ("Screens", ["agreement", "datasets", "help"]),
+    ("Screens", ["agreement", "runs", "datasets", "help"]),
 ]
 
 DESCRIPTIONS: dict[str, str] = {
@@ -75,6 +76,7 @@ DESCRIPTIONS: dict[str, str] = {
     "search": "search the question text (and uuids)",
     "queue": "disagreement queue on / off: items the raters disagree on, most disputed first",
     "agreement": "agreement and calibration dashboard: humans, judges and log-prob scorers",
+    "runs": "runs: start evaluation runs (local model or OpenAI-compatible API), watch them",
     "tools": "expand / collapse the tool specifications",
     "checklist": "item QA: toggle the quality checklist flags",
     "note": "item QA: edit your note on the item",

@@ -434,6 +434,16 @@ class ReviewScreen(Screen[None]):
 
         self.app.push_screen(AgreementScreen(self.services, self.dataset), opened)
 
+    def action_runs(self) -> None:
+        """Open the runs panel; results land in this screen as they arrive."""
+        from w2c_tui.tui.screens.runs import RunsScreen
+
+        def back(_: None) -> None:
+            self.reload_list(load=False)
+            self.load_current(self.card.response.id if self.card and self.card.response else None)
+
+        self.app.push_screen(RunsScreen(self.services, self.dataset), back)
+
     def action_help(self) -> None:
         """Show every key."""
         from w2c_tui.tui.screens.help import HelpScreen

@@ -1,0 +1,86 @@
+"""`w2c verdicts export`: one line per task of a run."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from w2c_tui.cli.context import services
+
+verdicts_app = typer.Typer(help="Verdicts of runs.", no_args_is_help=True)
+LABELS = ["direct", "tool_call", "request_for_info", "cannot_answer"]
+
+
+@verdicts_app.command("export")
+def export(
+    ctx: typer.Context,
+    run: Annotated[int, typer.Option("--run", help="The run id.")],
+    fmt: Annotated[str, typer.Option("--format", help="jsonl or csv.")] = "jsonl",
+    output: Annotated[Path | None, typer.Option("-o", "--output")] = None,
+) -> None:
+    """uuid, sample, label, status (ok / invalid / error), and for log-prob runs the four
+    log-likelihoods in option order (direct, tool_call, request_for_info, cannot_answer),
+    pred_raw and pred_norm. No API key is ever part of it."""
+    if fmt not in ("jsonl", "csv"):
+        raise typer.BadParameter("jsonl or csv", param_hint="--format")
+    with services(ctx) as svc:
+        rows = svc.runs.results(run)
+    records = []
+    for row in rows:
+        scores = row["scores"]
+        record = {
+            "uuid": row["uuid"],
+            "sample_index": row["sample_index"],
+            "label": row["label"],
+            "status": row["status"],
+            "raw": row["raw"],
+            "response": row["response"],
+            "error": row["error"],
+            "retries": row["retries"],
+        }
+        if "loglikelihoods" in scores:
+            record.update(
+                loglikelihoods=scores["loglikelihoods"],
+                pred_raw=scores.get("pred_raw"),
+                pred_norm=scores.get("pred_norm"),
+            )
+        records.append(record)
+    buffer = io.StringIO()
+    if fmt == "jsonl":
+        for record in records:
+            buffer.write(json.dumps(record, ensure_ascii=False) + "\n")
+    else:
+        fields = [
+            "uuid",
+            "sample_index",
+            "label",
+            "status",
+            "pred_raw",
+            "pred_norm",
+            *[f"ll_{label}" for label in LABELS],
+            "raw",
+            "response",
+            "error",
+            "retries",
+        ]
+        writer = csv.DictWriter(buffer, fieldnames=fields, extrasaction="ignore")
+        writer.writeheader()
+        for record in records:
+            flat = dict(record)
+            for label, value in zip(
+                LABELS, record.get("loglikelihoods") or [None] * 4, strict=True
+            ):
+                flat[f"ll_{label}"] = value
+            writer.writerow(flat)
+    if output is None:
+        sys.stdout.write(buffer.getvalue())
+        return
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(buffer.getvalue(), encoding="utf-8")
+    typer.echo(f"wrote {len(records)} line(s) to {output}", err=True)

@@ -1,0 +1,366 @@
+"""Runs in the store: rows, progress, tasks to do, and results recorded exactly once."""
+
+from __future__ import annotations
+
+import json
+import socket
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from w2c_tui.db.common import dataset_row, rater_row, target_model_row
+from w2c_tui.db.convert import dumps, loads, to_item
+from w2c_tui.db.tables import (
+    DatasetRow,
+    ItemRow,
+    RaterRow,
+    ResponseRow,
+    RunResultRow,
+    RunRow,
+    TargetModelRow,
+    VerdictRow,
+)
+from w2c_tui.domain.errors import NotFoundError
+from w2c_tui.domain.labels import Label, VerdictStatus
+from w2c_tui.domain.records import RaterSpec
+from w2c_tui.domain.runs import RunConfig, RunInfo, RunStatus, Task, TaskResult
+
+
+def now() -> datetime:
+    """UTC now."""
+    return datetime.now(UTC)
+
+
+class RunStore:
+    """Reads and writes runs."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def create(
+        self,
+        config: RunConfig,
+        *,
+        fingerprint: str,
+        describe: dict[str, Any],
+        rater: RaterSpec | None,
+        n_total: int,
+        log_path: str | None,
+    ) -> int:
+        """A new pending run."""
+        with Session(self.engine) as session, session.begin():
+            ds = dataset_row(session, config.dataset)
+            model = target_model_row(
+                session, config.target_model or config.model, config.backend.value
+            )
+            rater_id = rater_row(session, rater).id if rater else None
+            row = RunRow(
+                kind=config.method.value,
+                target_model_id=model.id,
+                rater_id=rater_id,
+                dataset_id=ds.id,
+                fingerprint=fingerprint,
+                n_total=n_total,
+                config_json=dumps({"config": config.as_json(), "describe": describe}),
+                status=RunStatus.PENDING.value,
+                host=socket.gethostname(),
+                log_path=log_path,
+            )
+            session.add(row)
+            session.flush()
+            assert row.id is not None
+            return row.id
+
+    def get(self, run_id: int) -> RunInfo:
+        """One run (NotFoundError when there is none)."""
+        with Session(self.engine) as session:
+            row = session.get(RunRow, run_id)
+            if row is None:
+                raise NotFoundError(f"no run {run_id}")
+            return self._info(session, row)
+
+    def all(self) -> list[RunInfo]:
+        """Every run, newest first."""
+        with Session(self.engine) as session:
+            rows = session.exec(select(RunRow).order_by(col(RunRow.id).desc())).all()
+            return [self._info(session, r) for r in rows]
+
+    @staticmethod
+    def _info(session: Session, row: RunRow) -> RunInfo:
+        assert row.id is not None
+        stored = loads(row.config_json)
+        rater = session.get(RaterRow, row.rater_id) if row.rater_id else None
+        return RunInfo(
+            id=row.id,
+            config=RunConfig.from_json(stored["config"]),
+            fingerprint=row.fingerprint,
+            status=RunStatus(row.status),
+            n_total=row.n_total,
+            n_done=row.n_done,
+            n_error=row.n_error,
+            error=row.error,
+            pid=row.pid,
+            created_at=row.created_at,
+            started_at=row.started_at,
+            finished_at=row.finished_at,
+            heartbeat_at=row.heartbeat_at,
+            log_path=row.log_path,
+            rater=f"{rater.kind}:{rater.name}" if rater else None,
+        )
+
+    def describe(self, run_id: int) -> dict[str, Any]:
+        """What the executor said identifies the computation."""
+        with Session(self.engine) as session:
+            row = session.get(RunRow, run_id)
+            if row is None:
+                raise NotFoundError(f"no run {run_id}")
+            described: dict[str, Any] = loads(row.config_json).get("describe", {})
+            return described
+
+    def update(self, run_id: int, **values: Any) -> None:
+        """Set columns of a run (status given as RunStatus)."""
+        with Session(self.engine) as session, session.begin():
+            row = session.get(RunRow, run_id)
+            if row is None:
+                raise NotFoundError(f"no run {run_id}")
+            for key, value in values.items():
+                setattr(row, key, value.value if isinstance(value, RunStatus) else value)
+            session.add(row)
+
+    def status(self, run_id: int) -> RunStatus:
+        """The run's current status (read fresh: another process may have changed it)."""
+        with Session(self.engine) as session:
+            value = session.exec(select(RunRow.status).where(col(RunRow.id) == run_id)).first()
+            if value is None:
+                raise NotFoundError(f"no run {run_id}")
+            return RunStatus(value)
+
+    def done(self, run_id: int) -> set[tuple[int, int]]:
+        """(item id, sample index) of every task already recorded."""
+        with Session(self.engine) as session:
+            rows = session.exec(
+                select(RunResultRow.item_id, RunResultRow.sample_index).where(
+                    col(RunResultRow.run_id) == run_id
+                )
+            ).all()
+            return {(int(i), int(s)) for i, s in rows}
+
+    def tasks(self, config: RunConfig, item_ids: Sequence[int]) -> list[Task]:
+        """The run's tasks in item order: items × repeats (judges: × the model's responses)."""
+        with Session(self.engine) as session:
+            ds = dataset_row(session, config.dataset)
+            rows = {
+                r.id: r
+                for r in session.exec(
+                    select(ItemRow).where(col(ItemRow.id).in_(list(item_ids)))
+                ).all()
+            }
+            responses: dict[int, ResponseRow] = {}
+            if config.target_model and config.method.value == "judge":
+                model = session.exec(
+                    select(TargetModelRow).where(col(TargetModelRow.name) == config.target_model)
+                ).first()
+                if model is None:
+                    raise NotFoundError(f"no responses of model {config.target_model!r} to judge")
+                for response in session.exec(
+                    select(ResponseRow)
+                    .where(
+                        col(ResponseRow.target_model_id) == model.id,
+                        col(ResponseRow.item_id).in_(list(item_ids)),
+                    )
+                    .order_by(col(ResponseRow.id))
+                ).all():
+                    responses[response.item_id] = response  # the latest response counts
+            tasks = []
+            for item_id in item_ids:
+                row = rows.get(item_id)
+                if row is None:
+                    continue
+                item = to_item(row, ds.name)
+                judged = responses.get(item_id)
+                if config.method.value == "judge" and judged is None:
+                    continue
+                for sample in range(config.repeats):
+                    tasks.append(
+                        Task(
+                            item_id=item.id,
+                            uuid=item.uuid,
+                            question=item.question,
+                            tools=tuple(t.raw for t in item.tools),
+                            answers=item.answers,
+                            gold=item.gold,
+                            sample_index=sample,
+                            response_id=judged.id if judged else None,
+                            response_text=judged.text if judged else None,
+                        )
+                    )
+            return tasks
+
+    def record(
+        self, run_id: int, result: TaskResult, config: RunConfig, rater: RaterSpec | None
+    ) -> bool:
+        """Store one task's outcome with its checkpoint row; False when it was already there."""
+        task = result.task
+        try:
+            with Session(self.engine) as session, session.begin():
+                run = session.get(RunRow, run_id)
+                assert run is not None
+                checkpoint = RunResultRow(
+                    run_id=run_id,
+                    item_id=task.item_id,
+                    sample_index=task.sample_index,
+                    status="error" if result.error else "ok",
+                    error=result.error,
+                    retries=int(result.meta.get("retries", 0)),
+                )
+                session.add(checkpoint)
+                session.flush()  # the unique (run, item, sample) row: exactly once
+                if result.error:
+                    run.n_error += 1
+                else:
+                    self._store(session, run_id, result, config, rater, checkpoint)
+                    run.n_done += 1
+                run.heartbeat_at = now()
+                session.add(run)
+            return True
+        except IntegrityError:
+            return False
+
+    @staticmethod
+    def _store(
+        session: Session,
+        run_id: int,
+        result: TaskResult,
+        config: RunConfig,
+        rater: RaterSpec | None,
+        checkpoint: RunResultRow,
+    ) -> None:
+        task = result.task
+        if config.method.value == "generate":
+            model = target_model_row(
+                session, config.target_model or config.model, config.backend.value
+            )
+            response = ResponseRow(
+                item_id=task.item_id,
+                target_model_id=model.id or 0,
+                text=result.response_text,
+                sample_index=task.sample_index,
+                run_id=run_id,
+                source=f"run {run_id}",
+                meta_json=dumps(result.meta),
+            )
+            session.add(response)
+            session.flush()
+            checkpoint.response_id = response.id
+            return
+        assert rater is not None
+        rater_id = rater_row(session, rater).id
+        response_model: int | None = None
+        if task.response_id is not None:
+            response_row = session.get(ResponseRow, task.response_id)
+            response_model = response_row.target_model_id if response_row else None
+        else:
+            response_model = target_model_row(
+                session, config.target_model or config.model, config.backend.value
+            ).id
+        current = None
+        if task.sample_index == 0:
+            current = session.exec(
+                select(VerdictRow).where(
+                    col(VerdictRow.rater_id) == rater_id,
+                    col(VerdictRow.item_id) == task.item_id,
+                    col(VerdictRow.is_current).is_(True),
+                    col(VerdictRow.target_model_id) == response_model,
+                    col(VerdictRow.response_id).is_(None)
+                    if task.response_id is None
+                    else col(VerdictRow.response_id) == task.response_id,
+                )
+            ).first()
+            if current is not None:
+                current.is_current = False
+                session.add(current)
+        scores = dict(result.scores)
+        if task.sample_index:
+            scores["sample_index"] = task.sample_index
+        verdict = VerdictRow(
+            rater_id=rater_id or 0,
+            item_id=task.item_id,
+            target_model_id=response_model,
+            response_id=task.response_id,
+            label=result.label.value if isinstance(result.label, Label) else None,
+            status=(result.status or VerdictStatus.OK).value,
+            raw=result.raw,
+            scores_json=dumps(scores),
+            run_id=run_id,
+            source=f"run {run_id}",
+            supersedes_id=current.id if current else None,
+            is_current=task.sample_index == 0,
+        )
+        session.add(verdict)
+        session.flush()
+        checkpoint.verdict_id = verdict.id
+
+    def results(self, run_id: int) -> list[dict[str, Any]]:
+        """One row per task: uuid, sample, status, label, raw, scores, error (for exports)."""
+        with Session(self.engine) as session:
+            rows = session.exec(
+                select(RunResultRow)
+                .where(col(RunResultRow.run_id) == run_id)
+                .order_by(col(RunResultRow.id))
+            ).all()
+            out = []
+            for row in rows:
+                item = session.get(ItemRow, row.item_id)
+                verdict = session.get(VerdictRow, row.verdict_id) if row.verdict_id else None
+                response = session.get(ResponseRow, row.response_id) if row.response_id else None
+                out.append(
+                    {
+                        "uuid": item.uuid if item else None,
+                        "position": item.position if item else None,
+                        "sample_index": row.sample_index,
+                        "status": (verdict.status if verdict else "ok")
+                        if row.status == "ok"
+                        else "error",
+                        "label": verdict.label if verdict else None,
+                        "raw": verdict.raw if verdict else None,
+                        "scores": json.loads(verdict.scores_json) if verdict else {},
+                        "response": response.text if response else None,
+                        "error": row.error,
+                        "retries": row.retries,
+                    }
+                )
+            out.sort(
+                key=lambda r: (
+                    r["position"] if r["position"] is not None else -1,
+                    r["sample_index"],
+                )
+            )
+            return out
+
+    def set_identity(
+        self, run_id: int, fingerprint: str, describe: dict[str, Any], rater: RaterSpec | None
+    ) -> None:
+        """Record what the executor said identifies the computation, and the run's rater."""
+        with Session(self.engine) as session, session.begin():
+            row = session.get(RunRow, run_id)
+            if row is None:
+                raise NotFoundError(f"no run {run_id}")
+            stored = loads(row.config_json)
+            stored["describe"] = describe
+            row.config_json = dumps(stored)
+            row.fingerprint = fingerprint
+            if rater is not None:
+                row.rater_id = rater_row(session, rater).id
+            session.add(row)
+
+    def dataset_name(self, dataset_id: int) -> str:
+        """A dataset's name by id."""
+        with Session(self.engine) as session:
+            row = session.get(DatasetRow, dataset_id)
+            if row is None:
+                raise NotFoundError(f"no dataset {dataset_id}")
+            return row.name

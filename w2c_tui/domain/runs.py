@@ -1,0 +1,166 @@
+"""Evaluation runs: configuration, tasks and results exchanged between the worker and backends."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from w2c_tui.domain.errors import W2CError
+from w2c_tui.domain.labels import Label, VerdictStatus
+
+
+class Method(StrEnum):
+    """What a run computes."""
+
+    MCQ_LOGPROB = "mcq_logprob"
+    GENERATE = "generate"
+    JUDGE = "judge"
+    MCQ_INDEX = "mcq_index"
+
+
+class Backend(StrEnum):
+    """Where the model runs."""
+
+    TRANSFORMERS = "transformers"
+    OPENAI = "openai"
+
+
+class RunStatus(StrEnum):
+    """A run's life cycle."""
+
+    PENDING = "pending"
+    RUNNING = "running"
+    CANCELLING = "cancelling"
+    CANCELLED = "cancelled"
+    DONE = "done"
+    FAILED = "failed"
+    INTERRUPTED = "interrupted"
+    """The worker stopped without saying so (killed): `w2c run resume` continues it."""
+
+    @property
+    def finished(self) -> bool:
+        """No worker will touch it again unless resumed."""
+        return self in (
+            RunStatus.CANCELLED,
+            RunStatus.DONE,
+            RunStatus.FAILED,
+            RunStatus.INTERRUPTED,
+        )
+
+
+class RunStartError(W2CError):
+    """A run cannot start; the message says what to fix (bad URL, missing key, no model…)."""
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """Everything that defines a run; its fingerprint identifies the computation.
+
+    `api_key_env` names the environment variable that holds the key: the key itself is never
+    stored. `target_model` is the model whose behaviour is evaluated (for a judge run: the model
+    whose responses are judged; `model` is then the judge).
+    """
+
+    method: Method
+    backend: Backend
+    model: str
+    dataset: str
+    template: str = "when2call-default"
+    target_model: str | None = None
+    judge_prompt: str = "when2call-judge-v1"
+    base_url: str | None = None
+    api_key_env: str | None = None
+    concurrency: int = 8
+    repeats: int = 1
+    temperature: float = 0.0
+    max_tokens: int = 512
+    dtype: str = "auto"
+    bos: bool = False
+    batch_size: int = 8
+    device: str = "auto"
+    native_tools: bool = False
+    item_filter: dict[str, Any] = field(default_factory=dict)
+    limit: int | None = None
+    timeout_s: float = 60.0
+    max_retries: int = 5
+
+    def as_json(self) -> dict[str, Any]:
+        """A plain dict (enums as their values)."""
+        data = asdict(self)
+        data["method"] = self.method.value
+        data["backend"] = self.backend.value
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RunConfig:
+        """The inverse of as_json."""
+        values = dict(data)
+        values["method"] = Method(values["method"])
+        values["backend"] = Backend(values["backend"])
+        known = set(cls.__dataclass_fields__)
+        return cls(**{k: v for k, v in values.items() if k in known})
+
+    def fingerprint(self, extra: dict[str, Any] | None = None) -> str:
+        """sha256 (first 16 hex) of the canonical JSON of the config plus `extra`."""
+        payload = {"config": self.as_json(), **(extra or {})}
+        text = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Task:
+    """One unit of work: an item (and, for a judge, the response to read), one sample."""
+
+    item_id: int
+    uuid: str
+    question: str
+    tools: tuple[str, ...]
+    answers: tuple[tuple[str, str], ...]
+    gold: Label | None
+    sample_index: int = 0
+    response_id: int | None = None
+    response_text: str | None = None
+
+
+@dataclass(frozen=True)
+class TaskResult:
+    """What a backend produced for a task; an `error` means nothing else is set."""
+
+    task: Task
+    response_text: str | None = None
+    label: Label | None = None
+    status: VerdictStatus | None = None
+    raw: str | None = None
+    scores: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """A run as the front ends show it."""
+
+    id: int
+    config: RunConfig
+    fingerprint: str | None
+    status: RunStatus
+    n_total: int
+    n_done: int
+    n_error: int
+    error: str | None
+    pid: int | None
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    heartbeat_at: datetime | None
+    log_path: str | None
+    rater: str | None
+
+    @property
+    def progress(self) -> float:
+        """Share of tasks done (errors included)."""
+        return (self.n_done + self.n_error) / self.n_total if self.n_total else 0.0

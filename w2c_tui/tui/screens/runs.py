@@ -1,0 +1,243 @@
+"""The background panel: runs with status, progress, speed and errors; start, cancel, resume."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import DataTable, Footer, Static
+
+from w2c_tui.tui.screens.run_form import RunForm
+from w2c_tui.tui.widgets.charts import bar
+
+if TYPE_CHECKING:
+    from w2c_tui.domain.runs import RunConfig, RunInfo
+    from w2c_tui.services import Services
+
+REFRESH_S = 1.0
+
+
+def speed(info: RunInfo) -> tuple[float | None, float | None]:
+    """(tasks per second, seconds left) from the run's progress so far."""
+    if info.started_at is None:
+        return None, None
+    end = info.finished_at or datetime.now(UTC)
+    start = info.started_at if info.started_at.tzinfo else info.started_at.replace(tzinfo=UTC)
+    end = end if end.tzinfo else end.replace(tzinfo=UTC)
+    seconds = (end - start).total_seconds()
+    done = info.n_done + info.n_error
+    if seconds <= 0 or done == 0:
+        return None, None
+    rate = done / seconds
+    left = (info.n_total - done) / rate if info.n_total > done else 0.0
+    return rate, left
+
+
+def duration(seconds: float | None) -> str:
+    """'1m 05s', '3h 10m', '—'."""
+    if seconds is None:
+        return "—"
+    seconds = int(seconds)
+    if seconds < 3600:
+        return f"{seconds // 60}m {seconds % 60:02d}s"
+    return f"{seconds // 3600}h {seconds % 3600 // 60:02d}m"
+
+
+class LogDialog(ModalScreen[None]):
+    """The last lines of a run's log."""
+
+    BINDINGS = [Binding("escape,l,q", "close", "close")]
+
+    def __init__(self, path: str | None) -> None:
+        super().__init__()
+        self.path = path
+
+    def compose(self) -> ComposeResult:
+        text = "no log yet"
+        if self.path and Path(self.path).exists():
+            lines = Path(self.path).read_text(encoding="utf-8", errors="replace").splitlines()
+            text = "\n".join(lines[-200:]) or "(empty log)"
+        with VerticalScroll(classes="dialog dialog--wide"):
+            yield Static(f"{self.path} (last 200 lines; Esc closes)", classes="dialog--title")
+            yield Static(Text(text))
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class RunsScreen(Screen[None]):
+    """Every run, refreshed each second; runs are separate processes and outlive the TUI."""
+
+    BINDINGS = [
+        Binding("escape,R", "close", "back to review", id="runs-close"),
+        Binding("n", "new", "new run", id="runs-new"),
+        Binding("c", "cancel", "cancel", id="runs-cancel"),
+        Binding("u", "resume", "resume", id="runs-resume"),
+        Binding("l", "log", "log", id="runs-log"),
+        Binding("m", "metrics", "metrics", id="runs-metrics"),
+    ]
+
+    def __init__(self, services: Services, dataset: str) -> None:
+        super().__init__()
+        self.services = services
+        self.dataset = dataset
+        self.runs: list[RunInfo] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static(
+            "Runs — each runs in its own process: closing the TUI does not stop it. "
+            "n starts one; c cancels, u resumes, l shows the log, m the metrics.",
+            id="runs-title",
+        )
+        yield DataTable(id="runs-table", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="runs-detail")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns(
+            "run",
+            "status",
+            "method",
+            "backend",
+            "model",
+            "dataset",
+            "progress",
+            "done/total",
+            "errors",
+            "items/s",
+            "left",
+        )
+        self.refresh_runs()
+        self.set_interval(REFRESH_S, self.refresh_runs)
+        table.focus()
+
+    def refresh_runs(self) -> None:
+        """Reload every run (cheap: one query) and redraw the table in place."""
+        self.runs = self.services.runs.all()
+        table = self.query_one(DataTable)
+        keep = table.cursor_row
+        table.clear()
+        for info in self.runs:
+            rate, left = speed(info)
+            share = (info.n_done + info.n_error) / info.n_total if info.n_total else 0.0
+            table.add_row(
+                str(info.id),
+                info.status.value,
+                info.config.method.value,
+                info.config.backend.value,
+                info.config.model,
+                info.config.dataset,
+                f"{bar(share, 16)} {100 * share:3.0f}%",
+                f"{info.n_done + info.n_error}/{info.n_total}",
+                str(info.n_error),
+                f"{rate:.2f}" if rate else "—",
+                duration(left),
+                key=str(info.id),
+            )
+        if self.runs:
+            table.move_cursor(row=min(keep, len(self.runs) - 1))
+        self._detail()
+
+    def selected(self) -> RunInfo | None:
+        """The run under the cursor."""
+        table = self.query_one(DataTable)
+        if not self.runs or table.cursor_row >= len(self.runs):
+            return None
+        return self.runs[table.cursor_row]
+
+    @on(DataTable.RowHighlighted)
+    def _highlighted(self) -> None:
+        self._detail()
+
+    def _detail(self) -> None:
+        info = self.selected()
+        detail = self.query_one("#runs-detail", Static)
+        if info is None:
+            detail.update("No runs yet: press n to start one.")
+            return
+        text = Text()
+        text.append(
+            f"run {info.id} · fingerprint {info.fingerprint} · rater {info.rater or '—'}"
+            f" · pid {info.pid or '—'} · log {info.log_path}\n",
+            style="dim",
+        )
+        config = info.config
+        text.append(
+            f"template {config.template} · target {config.target_model or config.model}"
+            f" · repeats {config.repeats} · temperature {config.temperature} · "
+            f"concurrency {config.concurrency} · base URL {config.base_url or '—'}"
+        )
+        if info.error:
+            text.append(f"\nerror: {info.error}", style="bold")
+        detail.update(text)
+
+    def action_new(self) -> None:
+        """Open the form that starts a run."""
+
+        def started(config: RunConfig | None) -> None:
+            if config is None:
+                return
+            try:
+                run_id = self.services.runs.create(config)
+                self.services.runs.launch(run_id)
+            except Exception as error:  # a configuration the service refuses: say why
+                self.notify(str(error), severity="error", title="Run not started", timeout=15)
+                return
+            self.notify(f"Run {run_id} started in the background.", title="Runs")
+            self.refresh_runs()
+
+        datasets = [d.name for d in self.services.datasets.all()]
+        models = self.services.datasets.target_models()
+        self.app.push_screen(RunForm(datasets, self.dataset, models), started)
+
+    def action_cancel(self) -> None:
+        """Cancel the selected run after the task in hand."""
+        info = self.selected()
+        if info is not None:
+            self.services.runs.cancel(info.id)
+            self.refresh_runs()
+
+    def action_resume(self) -> None:
+        """Resume the selected run where it stopped."""
+        info = self.selected()
+        if info is None:
+            return
+        try:
+            self.services.runs.resume(info.id)
+        except Exception as error:
+            self.notify(str(error), severity="warning")
+            return
+        self.notify(f"Run {info.id} resumed.")
+        self.refresh_runs()
+
+    def action_log(self) -> None:
+        """Show the selected run's log."""
+        info = self.selected()
+        if info is not None:
+            self.app.push_screen(LogDialog(info.log_path))
+
+    def action_metrics(self) -> None:
+        """The selected run's When2Call metrics (against gold), one key away."""
+        from w2c_tui.tui.screens.run_metrics import RunMetricsDialog
+
+        info = self.selected()
+        if info is None or info.rater is None:
+            self.notify(
+                "Metrics need a run that produced verdicts (not a generation run: "
+                "judge its responses first).",
+                severity="warning",
+            )
+            return
+        self.app.push_screen(RunMetricsDialog(self.services, info))
+
+    def action_close(self) -> None:
+        """Back to the review screen."""
+        self.dismiss(None)
