@@ -110,6 +110,7 @@ class RunStore:
             heartbeat_at=row.heartbeat_at,
             log_path=row.log_path,
             rater=f"{rater.kind}:{rater.name}" if rater else None,
+            host=row.host,
         )
 
     def describe(self, run_id: int) -> dict[str, Any]:

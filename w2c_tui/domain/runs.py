@@ -159,8 +159,20 @@ class RunInfo:
     heartbeat_at: datetime | None
     log_path: str | None
     rater: str | None
+    host: str | None = None
 
     @property
     def progress(self) -> float:
         """Share of tasks done (errors included)."""
         return (self.n_done + self.n_error) / self.n_total if self.n_total else 0.0
+
+
+@dataclass(frozen=True)
+class SpotCheck:
+    """One model asked about one item now: its response, the judge's reading, its MCQ choice."""
+
+    model: str
+    response: str | None
+    judge: TaskResult | None
+    mcq: TaskResult | None
+    errors: tuple[str, ...] = ()

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -23,6 +25,8 @@ from w2c_tui.domain.runs import (
     RunInfo,
     RunStartError,
     RunStatus,
+    SpotCheck,
+    Task,
     TaskResult,
 )
 from w2c_tui.paths import runs_dir
@@ -184,8 +188,11 @@ class RunService:
         beat = info.heartbeat_at or info.started_at or info.created_at
         if beat.tzinfo is None:
             beat = beat.replace(tzinfo=UTC)
-        if datetime.now(UTC) - beat < STALE_AFTER or pid_alive(info.pid):
-            return info
+        if info.host == socket.gethostname():
+            if pid_alive(info.pid):
+                return info  # our own machine: the process table is the truth
+        elif datetime.now(UTC) - beat < STALE_AFTER:
+            return info  # a worker elsewhere: trust its heartbeat for a while
         self._runs.update(
             info.id,
             status=RunStatus.INTERRUPTED,
@@ -234,6 +241,7 @@ class RunService:
             heartbeat_at=datetime.now(UTC),
             error=None,
             finished_at=None,
+            host=socket.gethostname(),
         )
         try:
             executor = make_executor(config)
@@ -279,6 +287,47 @@ class RunService:
             run_id, status=final, finished_at=datetime.now(UTC), heartbeat_at=datetime.now(UTC)
         )
         return self._runs.get(run_id)
+
+    def spot_check(self, item_id: int, model: RunConfig, judge: RunConfig | None) -> SpotCheck:
+        """Ask `model` for its response to one item now, judge it, and (local models) score the
+        four answers by log-probability. Nothing is stored: it is a look, not a run."""
+        from w2c_tui.runs.executor import make_executor
+
+        item = self._store.items.detail(item_id, None).item
+        task = Task(
+            item_id=item.id,
+            uuid=item.uuid,
+            question=item.question,
+            tools=tuple(t.raw for t in item.tools),
+            answers=item.answers,
+            gold=item.gold,
+        )
+        errors: list[str] = []
+
+        def one(config: RunConfig, the_task: Task) -> TaskResult | None:
+            try:
+                executor = make_executor(config)
+                executor.check()
+                out: list[TaskResult] = []
+                executor.run([the_task], out.append, lambda: False)
+            except Exception as error:  # shown to the user beside the other two results
+                errors.append(f"{config.method.value}: {error}")
+                return None
+            if out and out[0].error:
+                errors.append(f"{config.method.value}: {out[0].error}")
+            return out[0] if out else None
+
+        generated = one(replace(model, method=Method.GENERATE), task)
+        text = generated.response_text if generated else None
+        verdict = None
+        if judge is not None and text is not None:
+            verdict = one(replace(judge, method=Method.JUDGE), replace(task, response_text=text))
+        mcq = None
+        if model.backend.value == "transformers":
+            mcq = one(replace(model, method=Method.MCQ_LOGPROB), task)
+        return SpotCheck(
+            model=model.model, response=text, judge=verdict, mcq=mcq, errors=tuple(errors)
+        )
 
     def _heartbeat(self, run_id: int, stop: threading.Event) -> None:
         while not stop.wait(HEARTBEAT_EVERY):

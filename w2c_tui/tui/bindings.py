@@ -26,6 +26,7 @@ REVIEW_BINDINGS: list[Binding] = [
     Binding("r", "queue", "queue", id="queue", show=False),
     Binding("a", "agreement", "agreement", id="agreement"),
     Binding("R", "runs", "runs", id="runs"),
+    Binding("S", "spot_check", "spot check", id="spot-check", show=False),
     Binding("g", "goto", "go to uuid", id="goto", show=False),
     Binding("t", "toggle_tools", "tools", id="tools", show=False),
     Binding("c", "checklist", "QA flags", id="checklist", show=False),
@@ -50,7 +51,7 @@ HELP_GROUPS: list[tuple[str, list[str]]] = [
         ],
     ),
     ("What you see", ["blind", "mode", "filter", "search", "queue", "tools", "checklist", "note"]),
-    ("Screens", ["agreement", "runs", "datasets", "help"]),
+    ("Screens", ["agreement", "runs", "spot-check", "datasets", "help"]),
 ]
 
 DESCRIPTIONS: dict[str, str] = {
@@ -77,6 +78,7 @@ DESCRIPTIONS: dict[str, str] = {
     "queue": "disagreement queue on / off: items the raters disagree on, most disputed first",
     "agreement": "agreement and calibration dashboard: humans, judges and log-prob scorers",
     "runs": "runs: start evaluation runs (local model or OpenAI-compatible API), watch them",
+    "spot-check": "spot check: a model's answer to this item now, judged, with its log-prob MCQ",
     "tools": "expand / collapse the tool specifications",
     "checklist": "item QA: toggle the quality checklist flags",
     "note": "item QA: edit your note on the item",

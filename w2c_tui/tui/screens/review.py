@@ -49,6 +49,8 @@ class ReviewScreen(Screen[None]):
         self.card_index = 0
         self.undo_stack: list[Change] = []
         self.pace = Pace()
+        self.spot_settings: object | None = None
+        """The last spot check's settings (a SpotSettings), offered again next time."""
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
@@ -443,6 +445,29 @@ class ReviewScreen(Screen[None]):
             self.load_current(self.card.response.id if self.card and self.card.response else None)
 
         self.app.push_screen(RunsScreen(self.services, self.dataset), back)
+
+    def action_spot_check(self) -> None:
+        """Ask a model about the current item now and see it beside your own label."""
+        from w2c_tui.tui.screens.spot_check import SpotCheckDialog, SpotSettings
+
+        if self.detail is None:
+            return
+        own = (
+            self.detail.qa.label
+            if self.mode is ReviewMode.ITEM_QA
+            else (self.card.mine.label if self.card and self.card.mine else None)
+        )
+        settings = self.spot_settings
+        if not isinstance(settings, SpotSettings):
+            settings = SpotSettings()
+
+        def keep(result: SpotSettings | None) -> None:
+            if result is not None:
+                self.spot_settings = result
+
+        self.app.push_screen(
+            SpotCheckDialog(self.services, self.dataset, self.detail.item.id, settings, own), keep
+        )
 
     def action_help(self) -> None:
         """Show every key."""

@@ -1,0 +1,79 @@
+"""The runs panel: runs listed with progress, a run started from the form, cancel and resume."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+import pytest
+from textual.widgets import Button, DataTable, Input
+
+from w2c_tui.domain.labels import Label, VerdictStatus
+from w2c_tui.domain.runs import Backend, Method, RunConfig, RunStatus, Task, TaskResult
+from w2c_tui.runs import executor as executor_module
+from w2c_tui.services import Services
+from w2c_tui.tui.app import W2CApp
+from w2c_tui.tui.screens.review import ReviewScreen
+from w2c_tui.tui.screens.run_form import RunForm
+from w2c_tui.tui.screens.runs import RunsScreen
+
+Review = Callable[[W2CApp, object], Awaitable[ReviewScreen]]
+
+
+class Labeller:
+    """A stand-in backend: cannot_answer for everything."""
+
+    def __init__(self, config: RunConfig) -> None:
+        self.config = config
+
+    def check(self) -> None:
+        pass
+
+    def describe(self) -> dict[str, Any]:
+        return {}
+
+    def run(self, tasks: Sequence[Task], emit: Any, should_stop: Any) -> None:
+        for task in tasks:
+            emit(TaskResult(task=task, label=Label.CANNOT_ANSWER, status=VerdictStatus.OK))
+
+
+@pytest.fixture
+def in_process(demo: Services, monkeypatch: pytest.MonkeyPatch) -> Services:
+    """Runs execute in this process (the real launch starts a worker process)."""
+    monkeypatch.setattr(executor_module, "make_executor", Labeller)
+    monkeypatch.setattr(demo.runs, "launch", lambda run_id: demo.runs.execute(run_id).id)
+    return demo
+
+
+async def test_runs_panel_lists_and_starts_runs(in_process: Services, wait_review: Review) -> None:
+    config = RunConfig(
+        method=Method.MCQ_INDEX, backend=Backend.TRANSFORMERS, model="m0", dataset="demo", limit=4
+    )
+    first = in_process.runs.create(config)
+    in_process.runs.execute(first)
+    app = W2CApp(in_process, annotator="alice")
+    async with app.run_test(size=(160, 45)) as pilot:
+        await wait_review(app, pilot)
+        await pilot.press("R")
+        screen = app.screen
+        assert isinstance(screen, RunsScreen)
+        table = screen.query_one(DataTable)
+        assert table.row_count == 1
+        assert "done" in str(table.get_row_at(0)[1]) and "4/4" in str(table.get_row_at(0)[7])
+        await pilot.press("n")
+        form = app.screen
+        assert isinstance(form, RunForm)
+        form.query_one("#model", Input).value = "m1"
+        form.query_one("#limit", Input).value = "3"
+        form.query_one("#start", Button).press()
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, RunsScreen)
+        assert table.row_count == 2
+        newest = in_process.runs.all()[0]
+        assert (newest.config.model, newest.status, newest.n_done) == ("m1", RunStatus.DONE, 3)
+        await pilot.press("m")  # metrics of the selected run, one key away
+        await pilot.pause()
+        assert type(app.screen).__name__ == "RunMetricsDialog"
+        await pilot.press("escape", "escape")
+        assert isinstance(app.screen, ReviewScreen)

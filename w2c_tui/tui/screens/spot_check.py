@@ -1,0 +1,195 @@
+"""Spot check: ask a model about the current item now; its answer, the judge's reading, its MCQ."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, LoadingIndicator, Select, Static
+from textual.worker import Worker, WorkerState
+
+from w2c_tui.domain.runs import Backend, Method, RunConfig
+
+if TYPE_CHECKING:
+    from w2c_tui.domain.labels import Label as Behaviour
+    from w2c_tui.domain.runs import SpotCheck, TaskResult
+    from w2c_tui.services import Services
+
+
+@dataclass
+class SpotSettings:
+    """What the last spot check used (remembered for the next one)."""
+
+    backend: str = Backend.TRANSFORMERS.value
+    model: str = ""
+    base_url: str = ""
+    key_env: str = ""
+    judge_model: str = ""
+    judge_base_url: str = ""
+    template: str = "when2call-default"
+
+
+class SpotCheckDialog(ModalScreen[SpotSettings | None]):
+    """Asks which model to try and which judge reads its answer, then shows all three."""
+
+    BINDINGS = [Binding("escape", "close", "close")]
+
+    def __init__(
+        self,
+        services: Services,
+        dataset: str,
+        item_id: int,
+        settings: SpotSettings,
+        own_label: Behaviour | None,
+    ) -> None:
+        super().__init__()
+        self.services = services
+        self.dataset = dataset
+        self.item_id = item_id
+        self.settings = settings
+        self.own_label = own_label
+
+    def compose(self) -> ComposeResult:
+        s = self.settings
+        with VerticalScroll(classes="dialog dialog--wide", id="spot"):
+            yield Label(
+                "Spot check: the model's answer to this item now, the judge's reading, "
+                "and (local models) its log-prob choice",
+                classes="dialog--title",
+            )
+            with Horizontal(classes="dialog--row"):
+                yield Select(
+                    [(b.value, b.value) for b in Backend],
+                    value=s.backend,
+                    allow_blank=False,
+                    id="backend",
+                )
+                yield Input(value=s.model, placeholder="model path or API model name", id="model")
+            yield Input(value=s.base_url, placeholder="base URL (openai backend)", id="base-url")
+            yield Input(
+                value=s.key_env, placeholder="env variable holding the API key", id="key-env"
+            )
+            yield Input(
+                value=s.judge_model, placeholder="judge model (openai; empty: no judge)", id="judge"
+            )
+            yield Input(
+                value=s.judge_base_url,
+                placeholder="judge base URL (empty: the same)",
+                id="judge-url",
+            )
+            with Horizontal(classes="dialog--buttons"):
+                yield Button("Ask now", variant="primary", id="ask")
+                yield Button("Close", id="close")
+            yield LoadingIndicator(id="spot-loading")
+            yield Static("", id="spot-result")
+
+    def on_mount(self) -> None:
+        self.query_one("#spot-loading").display = False
+
+    def _read(self) -> SpotSettings:
+        def text(selector: str) -> str:
+            return self.query_one(selector, Input).value.strip()
+
+        backend = self.query_one("#backend", Select).value
+        return SpotSettings(
+            backend=str(backend),
+            model=text("#model"),
+            base_url=text("#base-url"),
+            key_env=text("#key-env"),
+            judge_model=text("#judge"),
+            judge_base_url=text("#judge-url"),
+            template=self.settings.template,
+        )
+
+    @on(Button.Pressed, "#ask")
+    def ask(self) -> None:
+        self.settings = self._read()
+        if not self.settings.model:
+            self.notify("Name a model first.", severity="warning")
+            return
+        self.query_one("#spot-loading").display = True
+        self.query_one("#spot-result", Static).update("asking…")
+        self.check(self.settings)
+
+    @work(thread=True, exclusive=True, name="spot-check")
+    def check(self, s: SpotSettings) -> SpotCheck:
+        """Generate, judge and score in a thread (a local model may take a while)."""
+        model = RunConfig(
+            method=Method.GENERATE,
+            backend=Backend(s.backend),
+            model=s.model,
+            dataset=self.dataset,
+            template=s.template,
+            base_url=s.base_url or None,
+            api_key_env=s.key_env or None,
+            max_tokens=256,
+        )
+        judge = None
+        if s.judge_model:
+            judge = RunConfig(
+                method=Method.JUDGE,
+                backend=Backend.OPENAI,
+                model=s.judge_model,
+                dataset=self.dataset,
+                base_url=s.judge_base_url or s.base_url,
+                api_key_env=s.key_env or None,
+                target_model=s.model,
+            )
+        return self.services.runs.spot_check(self.item_id, model, judge)
+
+    @on(Worker.StateChanged)
+    def done(self, event: Worker.StateChanged) -> None:
+        if event.worker.name != "spot-check" or event.state not in (
+            WorkerState.SUCCESS,
+            WorkerState.ERROR,
+            WorkerState.CANCELLED,
+        ):
+            return
+        self.query_one("#spot-loading").display = False
+        result = self.query_one("#spot-result", Static)
+        if event.state is WorkerState.SUCCESS:
+            spot = event.worker.result
+            assert spot is not None
+            result.update(self._result(spot))
+        else:
+            result.update(Text(f"failed: {event.worker.error}", style="bold"))
+
+    def _result(self, spot: SpotCheck) -> RenderableType:
+        parts: list[RenderableType] = [
+            Text(f"{spot.model} answered:", style="bold"),
+            Text(spot.response or "(no response)"),
+        ]
+        mine = self.own_label.value if self.own_label else "not labelled yet"
+        line = Text()
+        line.append("you: ", style="dim")
+        line.append(mine, style="bold")
+        line.append("   judge: ", style="dim")
+        line.append(_verdict(spot.judge))
+        line.append("   log-prob MCQ: ", style="dim")
+        line.append(_verdict(spot.mcq))
+        if spot.mcq is not None and spot.mcq.scores.get("pred_norm"):
+            line.append(f" (normalised: {spot.mcq.scores['pred_norm']})")
+        parts.append(line)
+        parts += [Text(e, style="italic") for e in spot.errors]
+        return Group(*parts)
+
+    @on(Button.Pressed, "#close")
+    def action_close(self) -> None:
+        self.dismiss(self._read())
+
+
+def _verdict(result: TaskResult | None) -> str:
+    if result is None:
+        return "—"
+    if result.error:
+        return f"error ({result.error})"
+    if result.label is not None:
+        return result.label.value
+    return (result.status.value if result.status else "—").upper()
