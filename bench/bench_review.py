@@ -300,8 +300,8 @@ def make_item(
     return item
 
 
-def write_items(path: Path, n: int, seed: int) -> list[dict[str, Any]]:
-    """Write `n` synthetic items as JSONL; return the first few thousand (for responses)."""
+def write_items(path: Path, n: int, seed: int, keep: int = 0) -> list[dict[str, Any]]:
+    """Write `n` synthetic items as JSONL; return the first `keep` (to give them responses)."""
     rng = random.Random(seed)
     pool = make_tool_pool(rng)
     kept: list[dict[str, Any]] = []
@@ -309,7 +309,7 @@ def write_items(path: Path, n: int, seed: int) -> list[dict[str, Any]]:
         for index in range(n):
             item = make_item(rng, index, pool)
             out.write(json.dumps(item) + "\n")
-            if index < 5000:
+            if index < keep:
                 kept.append(item)
     return kept
 
@@ -384,7 +384,7 @@ def build_review_db(report: Report, workdir: Path, n_items: int, n_responses: in
     path = workdir / f"when2call_bench_{n_items}.jsonl"
     took: list[float] = []
     with stopwatch(took):
-        head = write_items(path, n_items, seed=2)
+        head = write_items(path, n_items, seed=2, keep=n_responses)
     mib = path.stat().st_size / 2**20
     report.add("build", f"generate {n_items} items", took[-1], "s", note=f"{mib:.1f} MiB")
     services = open_services(fresh_db(workdir, "review.db"))
@@ -394,7 +394,7 @@ def build_review_db(report: Report, workdir: Path, n_items: int, n_responses: in
     report.add("build", f"import {n_items} items", took[-1], "s")
     report.add("build", "item import rate", n_items / took[-1], "items/s")
     report.add("build", "peak RSS so far", peak_rss_mib(), "MiB", note="the item import's peak")
-    responders = head[: min(n_responses, len(head))]
+    responders = head
     for number, model in enumerate(MODELS):
         judge_path = workdir / f"{model}.jsonl"
         write_judge_file(judge_path, responders, seed=10 + number)

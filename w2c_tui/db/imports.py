@@ -15,12 +15,20 @@ from w2c_tui.db.tables import (
     DatasetRow,
     ImportLogRow,
     ItemRow,
+    RaterRow,
     ResponseRow,
+    TargetModelRow,
     VerdictRow,
 )
 from w2c_tui.domain.errors import StrictImportError
 from w2c_tui.domain.labels import VerdictStatus
-from w2c_tui.domain.records import ImportBundle, ImportReport, ItemRecord, VerdictRecord
+from w2c_tui.domain.records import (
+    ImportBundle,
+    ImportReport,
+    ItemRecord,
+    RaterSpec,
+    VerdictRecord,
+)
 
 ITEM_BATCH = 2000
 
@@ -174,7 +182,7 @@ class ImportWriter:
             item_id = item_ids.get(record.uuid)
             if item_id is None:
                 continue
-            model = target_model_row(session, record.target_model)
+            model = _model(session, record.target_model)
             assert model.id is not None
             existing = known[(item_id, model.id)]
             match = next((r for r in existing if r.text == record.text), None)
@@ -209,11 +217,11 @@ class ImportWriter:
             item_id = item_ids.get(record.uuid)
             if item_id is None:
                 continue
-            rater = rater_row(session, record.rater)
+            rater = _rater(session, record.rater)
             assert rater.id is not None
             model_id = None
             if record.target_model is not None:
-                model = target_model_row(session, record.target_model)
+                model = _model(session, record.target_model)
                 model_id = model.id
             response_id = (
                 response_ids.get(record.response_index)
@@ -258,6 +266,23 @@ class ImportWriter:
             new += 1
             invalid += record.status is VerdictStatus.INVALID
         return new, same, invalid
+
+
+def _model(session: Session, name: str) -> TargetModelRow:
+    """target_model_row, remembered for the rest of this session's transaction."""
+    cache: dict[str, TargetModelRow] = session.info.setdefault("w2c_models", {})
+    if name not in cache:
+        cache[name] = target_model_row(session, name)
+    return cache[name]
+
+
+def _rater(session: Session, spec: RaterSpec) -> RaterRow:
+    """rater_row, remembered for the rest of this session's transaction."""
+    cache: dict[str, RaterRow] = session.info.setdefault("w2c_raters", {})
+    key = spec.key()
+    if key not in cache:
+        cache[key] = rater_row(session, spec)
+    return cache[key]
 
 
 def _same(row: VerdictRow, record: VerdictRecord) -> bool:

@@ -34,6 +34,7 @@ class ItemRow(SQLModel, table=True):
         UniqueConstraint("dataset_id", "uuid", name="uq_item_dataset_uuid"),
         Index("ix_item_dataset_position", "dataset_id", "position"),
         Index("ix_item_dataset_gold", "dataset_id", "gold"),
+        Index("ix_item_dataset_tools", "dataset_id", "n_tools", "position"),
         Index("ix_item_uuid", "uuid"),
     )
     id: int | None = Field(default=None, primary_key=True)

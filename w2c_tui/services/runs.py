@@ -57,7 +57,7 @@ def rater_spec(config: RunConfig, describe: dict[str, Any]) -> RaterSpec | None:
             {
                 "template": config.template,
                 "template_hash": describe.get("template_hash"),
-                "bos": config.bos,
+                "bos": describe.get("bos", config.bos),
                 "backend": backend,
             },
         )

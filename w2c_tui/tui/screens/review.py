@@ -13,7 +13,7 @@ from textual.widgets import Footer
 
 from w2c_tui.domain.errors import NotFoundError
 from w2c_tui.domain.labels import LABELS, Label
-from w2c_tui.domain.models import Change, ItemDetail, ItemRow, LabelChange
+from w2c_tui.domain.models import Change, ItemDetail, ItemRow, LabelChange, Progress
 from w2c_tui.domain.review import ItemFilter, ReviewMode
 from w2c_tui.tui.bindings import REVIEW_BINDINGS
 from w2c_tui.tui.cards import Card, build_cards
@@ -49,6 +49,7 @@ class ReviewScreen(Screen[None]):
         self.card_index = 0
         self.undo_stack: list[Change] = []
         self.pace = Pace()
+        self._progress: tuple[tuple[object, ...], Progress] | None = None
         self.spot_settings: object | None = None
         """The last spot check's settings (a SpotSettings), offered again next time."""
 
@@ -75,6 +76,7 @@ class ReviewScreen(Screen[None]):
 
     def reload_list(self, keep_item: int | None = None, *, load: bool = True) -> None:
         """Recount the filtered list and show the item `keep_item` (or the same row)."""
+        self._progress = None  # responses may have arrived (a run, an import)
         review = self.services.review
         count = review.count(self.dataset, self.filter, self.mode, self.annotator)
         items = self.query_one(ItemsList)
@@ -143,8 +145,12 @@ class ReviewScreen(Screen[None]):
         self.update_status()
 
     def update_status(self) -> None:
-        """Refresh the header line."""
-        progress = self.services.review.progress(self.dataset, self.mode, self.annotator)
+        """Refresh the header line (progress is counted again only after a change)."""
+        key = (self.dataset, self.mode, self.pace.count, len(self.undo_stack))
+        if self._progress is None or self._progress[0] != key:
+            progress = self.services.review.progress(self.dataset, self.mode, self.annotator)
+            self._progress = (key, progress)
+        progress = self._progress[1]
         count = self.query_one(ItemsList).count
         position = f"item {self.index + 1}/{count}" if count else "no items"
         self.query_one(StatusBar).show(
@@ -265,7 +271,11 @@ class ReviewScreen(Screen[None]):
             self.pace.record()
         if reveal and card_before is not None:
             self._announce_reveal(card_before, label)
-        self.reload_list(keep_item=item.id, load=False)
+        if self.filter.labelled is None and not self.filter.disagree and not self.filter.ranked:
+            # the filtered list is the same; only this row's labelled mark may have changed
+            self.query_one(ItemsList).invalidate_row(self.index)
+        else:
+            self.reload_list(keep_item=item.id, load=False)
         self.detail = review.detail(item.id, self.annotator)
         self._build_cards(change.response_id)
         if advance and label is not None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from rich.segment import Segment
 from textual import events
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
@@ -97,8 +97,19 @@ class ItemsList(ScrollView, can_focus=True):
         return rows[offset] if offset < len(rows) else None
 
     def watch_cursor(self, old: int, new: int) -> None:
+        top = self.scroll_offset.y
         self.scroll_to_cursor()
-        self.refresh()
+        if self.scroll_offset.y != top:
+            self.refresh()
+            return
+        width = self.size.width
+        for index in (old, new):  # only the two lines that changed
+            self.refresh(Region(0, index - top, width, 1))
+
+    def invalidate_row(self, index: int) -> None:
+        """One row changed (its labelled mark): refetch its block, repaint its line."""
+        self._blocks.pop(index // BLOCK, None)
+        self.refresh(Region(0, index - self.scroll_offset.y, self.size.width, 1))
 
     def watch_hide_gold(self) -> None:
         self.refresh()

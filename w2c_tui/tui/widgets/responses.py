@@ -50,8 +50,15 @@ class ResponsesPanel(VerticalScroll):
     """
 
     def show(self, cards: list[Card], selected: int | None, annotator: str | None) -> None:
-        """Replace the cards (`selected` is an index into `cards`)."""
-        self.remove_children()
+        """Show the cards (`selected` is an index into `cards`).
+
+        Moving from item to item usually keeps the number of cards: the card widgets are then
+        updated in place, which costs far less than removing and mounting new ones.
+        """
+        existing = list(self.query(ResponseCard))
+        if not cards or len(existing) != len(cards):
+            self.remove_children()
+            existing = []
         if not cards:
             self.mount(
                 Static(
@@ -61,9 +68,9 @@ class ResponsesPanel(VerticalScroll):
                 )
             )
             return
-        widgets = []
-        for index, card in enumerate(cards):
-            widget = ResponseCard(_render(card, annotator))
+        widgets = existing or [ResponseCard() for _ in cards]
+        for index, (widget, card) in enumerate(zip(widgets, cards, strict=True)):
+            widget.update(_render(card, annotator))
             widget.border_title = _title(card)
             widget.border_subtitle = (
                 f"you: {card.mine.label.value}"
@@ -72,8 +79,8 @@ class ResponsesPanel(VerticalScroll):
             )
             widget.set_class(index == selected, "-selected")
             widget.set_class(card.mine is not None, "-labelled")
-            widgets.append(widget)
-        self.mount_all(widgets)
+        if not existing:
+            self.mount_all(widgets)
         if selected is not None:
             self.call_after_refresh(widgets[selected].scroll_visible, animate=False)
 

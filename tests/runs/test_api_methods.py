@@ -1,0 +1,373 @@
+"""The openai backend's four methods through the real `openai` client against a local server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("openai")
+
+from fake_server import (
+    ANSWERS,
+    FAST_RETRY,
+    FakeOpenAI,
+    make_config,
+    make_task,
+    run_tasks,
+    token_logprob,
+    tokenize,
+)
+
+from w2c_tui.domain.labels import Label, VerdictStatus
+from w2c_tui.domain.runs import Method, RunStartError, TaskResult
+from w2c_tui.runs.api import _template
+from w2c_tui.runs.api.executor import OpenAIExecutor
+from w2c_tui.runs.judge import REPAIR_REQUEST, judge_prompt_version
+from w2c_tui.runs.prompts import DEFAULT, render
+
+CHAT = "/v1/chat/completions"
+COMPLETIONS = "/v1/completions"
+
+
+def executor(server: FakeOpenAI, method: Method, **options: object) -> OpenAIExecutor:
+    return OpenAIExecutor(make_config(server.url, method, **options), retry=FAST_RETRY)
+
+
+def by_item(results: list[TaskResult]) -> dict[int, TaskResult]:
+    return {r.task.item_id: r for r in results}
+
+
+# -- GENERATE --
+
+
+def test_generate_with_tools_in_the_prompt() -> None:
+    with FakeOpenAI() as server:
+        ex = executor(server, Method.GENERATE, temperature=0.0, max_tokens=64)
+        ex.check()
+        [result] = run_tasks(ex, [make_task(1, "Weather in Paris? [[reply:Let me check.]]")])
+        [request] = server.requests(CHAT)
+    assert result.error is None and result.response_text == "Let me check."
+    assert result.meta["prompt"] == "tools_in_prompt" and result.meta["retries"] == 0
+    body = request.body
+    assert body is not None and "tools" not in body
+    assert body["temperature"] == 0.0 and body["max_tokens"] == 64
+    assert body["messages"] == [
+        {"role": "system", "content": _template.system_message()},
+        {"role": "user", "content": _template.user_message(*_qt(result))},
+    ]
+    assert ex.describe()["prompt"] == "when2call-default"
+
+
+def _qt(result: TaskResult) -> tuple[str, tuple[str, ...]]:
+    return result.task.question, result.task.tools
+
+
+def test_generate_with_native_tools_returns_the_first_call_as_when2call_json() -> None:
+    with FakeOpenAI() as server:
+        ex = executor(server, Method.GENERATE, native_tools=True)
+        ex.check()
+        results = by_item(
+            run_tasks(
+                ex,
+                [
+                    make_task(1, "Weather in Paris? [[toolcall]]"),
+                    make_task(2, "Tell me a joke. [[reply:No tools here.]]", tools=()),
+                ],
+            )
+        )
+        bodies = {json.dumps(r.body): r.body for r in server.requests(CHAT)}
+    call = results[1]
+    assert call.response_text == '{"name": "weather.get_current", "arguments": {"city": "Paris"}}'
+    assert call.meta["prompt"] == "native_tools" and call.meta["n_tool_calls"] == 1
+    assert json.loads(call.raw or "")[0]["name"] == "weather_get_current"
+    assert results[2].response_text == "No tools here."
+    sent = next(b for b in bodies.values() if b and "Paris" in json.dumps(b))
+    assert sent["messages"] == [{"role": "user", "content": "Weather in Paris? [[toolcall]]"}]
+    function = sent["tools"][0]["function"]
+    assert function["name"] == "weather_get_current"
+    assert function["parameters"]["type"] == "object"
+    assert function["parameters"]["properties"]["options"]["type"] == "object"
+    no_tools = next(b for b in bodies.values() if b and "joke" in json.dumps(b))
+    assert "tools" not in no_tools
+    assert ex.describe()["native_tools"] is True
+
+
+def test_generate_switches_to_max_completion_tokens_where_required() -> None:
+    with FakeOpenAI(reasoning_model=True, latency_s=0.01) as server:
+        ex = executor(server, Method.GENERATE, max_tokens=99, concurrency=3)
+        ex.check()
+        results = run_tasks(ex, [make_task(i, f"q{i} [[reply:ok]]") for i in range(3)])
+        bodies = [r.body or {} for r in server.requests(CHAT)]
+    assert [r.response_text for r in results] == ["ok"] * 3
+    assert ex.endpoint.max_tokens_param == "max_completion_tokens"
+    assert 1 <= sum("max_tokens" in b for b in bodies) <= 3
+    assert [b["max_completion_tokens"] for b in bodies if "max_tokens" not in b] == [99] * 3
+
+
+# -- JUDGE --
+
+VALID = '[[reply:{"classification": "tool_call"}]]'
+
+
+def test_judge_reads_valid_repaired_and_invalid_replies() -> None:
+    tasks = [
+        make_task(1, "Weather?", response=f"I call the tool. {VALID}"),
+        make_task(
+            2,
+            "Weather?",
+            response="x [[reply:It asks for info.]] "
+            '[[repair:{"classification": "request_for_info"}]]',
+        ),
+        make_task(3, "Weather?", response="x [[reply:It is clearly a cannot_answer case.]]"),
+        make_task(4, "Weather?", response='x [[reply:{"classification": "direct_answer"}]]'),
+        make_task(5, "Weather?", response='x [[reply:```json\n{"classification": "direct"}\n```]]'),
+        make_task(6, "Weather?", response='x [[reply:{"classification": "refusal"}]]'),
+    ]
+    with FakeOpenAI() as server:
+        ex = executor(server, Method.JUDGE)
+        ex.check()
+        results = by_item(run_tasks(ex, tasks))
+        requests = server.requests(CHAT)
+    version = judge_prompt_version("when2call-judge-v1")
+    ok = results[1]
+    assert (ok.label, ok.status, ok.raw) == (
+        Label.TOOL_CALL,
+        VerdictStatus.OK,
+        '{"classification": "tool_call"}',
+    )
+    assert ok.scores == {"structured": True, "repaired": False, "fenced": False}
+    assert ok.meta["judge_prompt"] == version
+    repaired = results[2]
+    assert (repaired.label, repaired.status) == (Label.REQUEST_FOR_INFO, VerdictStatus.OK)
+    assert repaired.scores["repaired"] is True
+    assert (
+        repaired.raw
+        == 'It asks for info.\n--- repair turn ---\n{"classification": "request_for_info"}'
+    )
+    for item in (3, 6):
+        invalid = results[item]
+        assert invalid.label is None and invalid.status is VerdictStatus.INVALID
+        assert invalid.error is None and invalid.scores["repaired"] is True
+        assert "--- repair turn ---" in (invalid.raw or "")
+    assert results[3].raw == (
+        "It is clearly a cannot_answer case.\n--- repair turn ---\n"
+        "It is clearly a cannot_answer case."
+    )
+    assert results[6].meta["problem"] == "unknown classification 'refusal'"
+    assert results[4].label is Label.DIRECT and results[4].scores["repaired"] is False
+    assert results[5].label is Label.DIRECT and results[5].scores["fenced"] is True
+    # one probe + six first turns + three repair turns; the repair turn carries the history
+    assert len(requests) == 10
+    repairs = [r.body for r in requests if r.body and len(r.body["messages"]) == 3]
+    assert len(repairs) == 3
+    for body in repairs:
+        assert [m["role"] for m in body["messages"]] == ["user", "assistant", "user"]
+        assert body["messages"][2]["content"] == REPAIR_REQUEST
+        assert body["response_format"]["type"] == "json_schema"
+    assert ex.describe()["judge_prompt_version"] == version
+    assert ex.describe()["structured_output"] is True
+
+
+def test_judge_prompt_shows_tools_question_and_response() -> None:
+    with FakeOpenAI() as server:
+        ex = executor(server, Method.JUDGE)
+        run_tasks(ex, [make_task(1, "Weather in Paris?", response=f"Calling. {VALID}")])
+        [request] = server.requests(CHAT)
+    assert request.body is not None
+    text = request.body["messages"][0]["content"]
+    assert "<USER_QUESTION>\nWeather in Paris?\n</USER_QUESTION>" in text
+    assert f"<AI_MODEL_RESPONSE>\nCalling. {VALID}\n</AI_MODEL_RESPONSE>" in text
+    assert '<AVAILABLE_TOOLS>\n[{"name": "weather.get_current"' in text
+
+
+def test_judge_uses_a_prompt_file_given_by_path(tmp_path: Path) -> None:
+    mine = tmp_path / "terse.txt"
+    mine.write_text('Q: {question}\nA: {response}\nTools: {tools}\n{"classification": ?}')
+    with FakeOpenAI() as server:
+        ex = executor(server, Method.JUDGE, judge_prompt=str(mine))
+        ex.check()
+        [result] = run_tasks(ex, [make_task(1, "Weather?", response=f"Calling. {VALID}")])
+        sent = server.requests(CHAT)[-1].body or {}
+    version = judge_prompt_version(str(mine))
+    assert version.startswith("terse@") and result.meta["judge_prompt"] == version
+    assert ex.describe()["judge_prompt_version"] == version
+    assert sent["messages"][0]["content"].startswith(f"Q: Weather?\nA: Calling. {VALID}\nTools: [")
+    assert result.label is Label.TOOL_CALL
+
+
+def test_judge_falls_back_to_plain_prompting_where_structured_output_is_refused() -> None:
+    with FakeOpenAI(structured=False) as server:
+        ex = executor(server, Method.JUDGE)
+        ex.check()
+        assert ex.describe()["structured_output"] is False
+        [result] = run_tasks(ex, [make_task(1, "Weather?", response=f"x {VALID}")])
+        after_check = [r.body for r in server.requests(CHAT)][2:]
+    assert result.label is Label.TOOL_CALL
+    assert result.scores["structured"] is False
+    assert after_check and all("response_format" not in (b or {}) for b in after_check)
+
+
+def test_judge_learns_the_fallback_without_check() -> None:
+    with FakeOpenAI(structured=False) as server:
+        ex = executor(server, Method.JUDGE, concurrency=1)
+        results = run_tasks(ex, [make_task(i, "W?", response=f"x {VALID}") for i in range(3)])
+        with_format = [r for r in server.requests(CHAT) if "response_format" in (r.body or {})]
+    assert [r.label for r in results] == [Label.TOOL_CALL] * 3
+    assert all(r.scores["structured"] is False for r in results)
+    assert len(with_format) == 1
+
+
+def test_judge_task_without_a_response_is_a_task_error() -> None:
+    with FakeOpenAI() as server:
+        [result] = run_tasks(executor(server, Method.JUDGE), [make_task(1, "W?")])
+    assert result.error == "the task has no response to judge" and result.label is None
+
+
+# -- MCQ_INDEX --
+
+
+def test_mcq_index_reads_digits_and_keeps_invalid_replies() -> None:
+    tasks = [
+        make_task(1, "Weather? [[reply:2]]"),
+        make_task(2, "Weather? [[reply:I would pick 1 here.]]"),
+        make_task(3, "Weather? [[reply:none of these]]"),
+    ]
+    with FakeOpenAI() as server:
+        ex = executor(server, Method.MCQ_INDEX)
+        ex.check()
+        results = by_item(run_tasks(ex, tasks))
+        [request] = [r for r in server.requests(CHAT) if "[[reply:2]]" in json.dumps(r.body)]
+    assert (results[1].label, results[1].scores, results[1].raw) == (
+        Label.REQUEST_FOR_INFO,
+        {"index": 2},
+        "2",
+    )
+    assert results[2].label is Label.TOOL_CALL
+    assert results[3].label is None and results[3].status is VerdictStatus.INVALID
+    assert results[3].raw == "none of these" and results[3].error is None
+    user = request.body["messages"][1]["content"] if request.body else ""
+    assert "[3]\nSorry, I cannot look up the weather." in user
+    assert ex.describe()["mcq_prompt_version"].startswith("w2c-mcq-index-v1@")
+
+
+# -- MCQ_LOGPROB --
+
+
+def expected_lls(question: str) -> list[float]:
+    """What the server's log-probs give, by lm-eval's rule, computed independently."""
+    task = make_task(0, question)
+    prompt, choices = render(DEFAULT, task)
+    out = []
+    for choice in choices:
+        context = prompt.rstrip()
+        text = prompt + choice
+        position, total = 0, 0.0
+        for index, token in enumerate(tokenize(text)):
+            if position >= len(context):
+                assert index > 0
+                total += token_logprob(token)
+            position += len(token)
+        out.append(total)
+    return out
+
+
+QUESTIONS = ["What's the weather in Paris?", "Weather please  \n"]
+
+
+def run_logprob(server: FakeOpenAI, *, check: bool = True) -> list[TaskResult]:
+    ex = executor(server, Method.MCQ_LOGPROB, concurrency=2)
+    if check:
+        ex.check()
+    return run_tasks(ex, [make_task(i, q) for i, q in enumerate(QUESTIONS)])
+
+
+def test_logprob_sums_the_echoed_continuation_tokens() -> None:
+    with FakeOpenAI() as server:
+        results = by_item(run_logprob(server))
+        bodies = [r.body for r in server.requests(COMPLETIONS)]
+    for index, question in enumerate(QUESTIONS):
+        result = results[index]
+        lls = expected_lls(question)
+        assert result.error is None and result.status is VerdictStatus.OK
+        assert result.scores["loglikelihoods"] == pytest.approx(lls, abs=1e-12)
+        best = max(range(4), key=lambda i: lls[i])
+        assert result.label is Label.from_index(best)
+        assert result.scores["pred_raw"] == Label.from_index(best).value
+        lengths = [len(text) for _, text in ANSWERS]
+        norm = max(range(4), key=lambda i: lls[i] / lengths[i])
+        assert result.scores["pred_norm"] == Label.from_index(norm).value
+        assert result.scores["choice_lengths"] == lengths
+        assert result.scores["split"] == "offsets" and result.scores["is_greedy"] == [True] * 4
+    assert results[1].scores["n_tokens"][0] == len(tokenize("  \n" + ANSWERS[0][1]))
+    assert all(b and b["echo"] is True and b["logprobs"] == 1 for b in bodies)
+    assert all(b and b["max_tokens"] == 0 and b["add_special_tokens"] is False for b in bodies)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"zero_max_tokens": False},
+        {"bos": "<s>"},
+        {"display": lambda t: t.replace(" ", "Ġ")},
+        {"extra_params": False},
+    ],
+    ids=["max_tokens-1", "bos-prefix", "byte-level-tokens", "no-extra-params"],
+)
+def test_logprob_scores_do_not_depend_on_server_quirks(options: dict[str, object]) -> None:
+    with FakeOpenAI(bos=options.pop("bos", None), **options) as server:  # type: ignore[arg-type]
+        ex = executor(server, Method.MCQ_LOGPROB)
+        ex.check()
+        results = by_item(run_tasks(ex, [make_task(i, q) for i, q in enumerate(QUESTIONS)]))
+        described = ex.describe()
+    for index, question in enumerate(QUESTIONS):
+        assert results[index].error is None
+        assert results[index].scores["loglikelihoods"] == pytest.approx(
+            expected_lls(question), abs=1e-12
+        )
+    split = results[0].scores["split"]
+    assert split == ("token_count" if "display" in options else "offsets")
+    assert described["echo_max_tokens"] == (1 if "zero_max_tokens" in options else 0)
+    assert described["bos"] == ("server default" if "extra_params" in options else False)
+
+
+def test_logprob_adapts_during_a_concurrent_run_without_check() -> None:
+    with FakeOpenAI(zero_max_tokens=False, extra_params=False, latency_s=0.01) as server:
+        ex = executor(server, Method.MCQ_LOGPROB, concurrency=2)
+        results = by_item(run_tasks(ex, [make_task(i, q) for i, q in enumerate(QUESTIONS)]))
+    for index, question in enumerate(QUESTIONS):
+        assert results[index].error is None
+        assert results[index].scores["loglikelihoods"] == pytest.approx(
+            expected_lls(question), abs=1e-12
+        )
+    assert (ex.endpoint.echo_max_tokens, ex.endpoint.bos_switch) == (1, False)
+
+
+@pytest.mark.parametrize("options", [{"echo": False}, {"logprobs": False}])
+def test_servers_without_prompt_logprobs_are_refused_at_check(options: dict[str, bool]) -> None:
+    with (
+        FakeOpenAI(**options) as server,
+        pytest.raises(RunStartError, match=r"does not return prompt log-probabilities"),
+    ):
+        executor(server, Method.MCQ_LOGPROB).check()
+
+
+@pytest.mark.parametrize("options", [{"echo": False}, {"logprobs": False}])
+def test_without_check_such_servers_give_task_errors_never_scores(
+    options: dict[str, bool],
+) -> None:
+    with FakeOpenAI(**options) as server:
+        results = run_logprob(server, check=False)
+    assert len(results) == 2
+    for result in results:
+        assert result.label is None and result.scores == {} and result.status is None
+        assert result.error and "echo+logprobs" in result.error
+
+
+def test_logprob_refuses_the_chat_template() -> None:
+    with FakeOpenAI() as server:
+        ex = executor(server, Method.MCQ_LOGPROB, template="chat")
+        with pytest.raises(RunStartError, match="needs the model's tokenizer"):
+            ex.check()
+        assert server.seen == []

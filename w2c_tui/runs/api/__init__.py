@@ -1,0 +1,1 @@
+"""The OpenAI-compatible backend: `OpenAIExecutor` (in `.executor`; openai loads on first use)."""

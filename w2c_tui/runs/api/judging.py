@@ -1,0 +1,77 @@
+"""JUDGE: a judge model classifies a response; one repair turn, then `invalid` with the raw text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from w2c_tui.domain.labels import VerdictStatus
+from w2c_tui.domain.runs import Task, TaskResult
+from w2c_tui.runs.api.calls import Api, refuses
+from w2c_tui.runs.api.retry import Attempts
+from w2c_tui.runs.judge import (
+    REPAIR_REQUEST,
+    JudgePrompt,
+    judge_response_format,
+    parse_judge_reply,
+    render_judge_prompt,
+)
+
+RAW_TURN_SEPARATOR = "\n--- repair turn ---\n"
+"""Joins the judge's replies in `raw` when the repair turn was used."""
+
+
+async def ask(api: Api, attempts: Attempts, messages: list[dict[str, Any]]) -> tuple[str, bool]:
+    """(reply text, structured output requested and accepted); drops response_format for good on
+    a server that refuses it (a 400/422 naming response_format or json_schema). Accepted is not
+    enforced: some servers ignore the field (`transformers serve` does), so replies are always
+    parsed as strictly as without it."""
+    import openai
+
+    if api.endpoint.structured is not False:
+        try:
+            completion = await api.chat(attempts, messages, response_format=judge_response_format())
+            api.endpoint.structured = True
+            return _content(completion), True
+        except openai.APIStatusError as exc:
+            if not refuses(exc, "response_format", "json_schema"):
+                raise
+            api.endpoint.structured = False
+    return _content(await api.chat(attempts, messages)), False
+
+
+def _content(completion: Any) -> str:
+    if not completion.choices:
+        return ""
+    return str(completion.choices[0].message.content or "")
+
+
+async def judge(api: Api, prompt: JudgePrompt, task: Task, attempts: Attempts) -> TaskResult:
+    """A verdict on `task.response_text`; never a label the replies do not state."""
+    if task.response_text is None:
+        return TaskResult(task=task, error="the task has no response to judge")
+    text = render_judge_prompt(prompt, task.question, task.tools, task.response_text)
+    messages: list[dict[str, Any]] = [{"role": "user", "content": text}]
+    reply, structured = await ask(api, attempts, messages)
+    replies = [reply]
+    reading = parse_judge_reply(reply)
+    repaired = reading.label is None
+    if repaired:
+        messages += [
+            {"role": "assistant", "content": reply},
+            {"role": "user", "content": REPAIR_REQUEST},
+        ]
+        reply, again = await ask(api, attempts, messages)
+        structured = structured or again
+        replies.append(reply)
+        reading = parse_judge_reply(reply)
+    meta: dict[str, Any] = {"judge_prompt": prompt.version}
+    if reading.problem:
+        meta["problem"] = reading.problem
+    return TaskResult(
+        task=task,
+        label=reading.label,
+        status=VerdictStatus.OK if reading.label is not None else VerdictStatus.INVALID,
+        raw=RAW_TURN_SEPARATOR.join(replies),
+        scores={"structured": structured, "repaired": repaired, "fenced": reading.fenced},
+        meta=meta,
+    )

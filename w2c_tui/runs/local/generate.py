@@ -1,0 +1,142 @@
+"""Free-form responses of a local model (greedy at temperature 0), in left-padded batches."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import Any
+
+from w2c_tui.domain.runs import Task, TaskResult
+from w2c_tui.runs.executor import Emit, ShouldStop
+from w2c_tui.runs.local.loading import LoadedModel, free_memory, is_oom, oom_message
+from w2c_tui.runs.prompts import CHAT, render
+from w2c_tui.runs.prompts.chat import tools_in_prompt
+
+
+def sample_seed(task: Task) -> int:
+    """A seed fixed by the item and the sample index (for temperature > 0)."""
+    digest = hashlib.sha256(f"{task.uuid}\x00{task.sample_index}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
+
+
+class GenerateRunner:
+    """Renders each task's prompt and generates up to `max_tokens` new tokens."""
+
+    def __init__(
+        self,
+        loaded: LoadedModel,
+        template: str,
+        bos: bool,
+        batch_size: int,
+        temperature: float,
+        max_tokens: int,
+    ) -> None:
+        self.loaded = loaded
+        self.template = template
+        self.bos = bos
+        self.batch_size = max(1, batch_size)
+        self.temperature = temperature
+        self.max_tokens = max_tokens
+
+    def _prompt(self, task: Task) -> tuple[list[int], bool]:
+        """Token ids of the prompt and whether the tools are in it."""
+        tok = self.loaded.tokenizer
+        prompt, _ = render(self.template, task, tok)
+        with_tools = (
+            tools_in_prompt(tok, task, prompt) if self.template == CHAT else bool(task.tools)
+        )
+        ids = list(tok(prompt, add_special_tokens=False)["input_ids"])
+        if self.bos:
+            ids = [tok.bos_token_id, *ids]
+        return ids, with_tools
+
+    def _generate(self, prompts: list[list[int]], seed: int) -> list[tuple[str, int, bool]]:
+        """(text, new tokens, stopped before max_tokens) per prompt."""
+        import torch
+
+        model, pad = self.loaded.model, self.loaded.pad_id
+        width = max(len(p) for p in prompts)
+        ids = torch.full((len(prompts), width), pad, dtype=torch.long)
+        mask = torch.zeros((len(prompts), width), dtype=torch.long)
+        for i, p in enumerate(prompts):  # left padding: every prompt ends at the same column
+            ids[i, width - len(p) :] = torch.tensor(p, dtype=torch.long)
+            mask[i, width - len(p) :] = 1
+        sampling: dict[str, Any] = {"do_sample": False}
+        if self.temperature > 0:
+            torch.manual_seed(seed)
+            sampling = {
+                "do_sample": True,
+                "temperature": self.temperature,
+                "top_k": 0,
+                "top_p": 1.0,
+            }
+        with torch.inference_mode():
+            out = model.generate(
+                input_ids=ids.to(model.device),
+                attention_mask=mask.to(model.device),
+                max_new_tokens=self.max_tokens,
+                pad_token_id=pad,
+                **sampling,
+            )
+        eos = model.generation_config.eos_token_id
+        stops = set(eos if isinstance(eos, list) else [] if eos is None else [eos])
+        results = []
+        for row in out[:, width:].tolist():
+            new = list(row)
+            stopped = False
+            for n, token in enumerate(new):
+                if token in stops:
+                    new, stopped = new[:n], True
+                    break
+            text = self.loaded.tokenizer.decode(new, skip_special_tokens=True)
+            results.append((str(text), len(new), stopped))
+        return results
+
+    def _batch(self, tasks: list[Task]) -> list[TaskResult]:
+        prepared: list[tuple[Task, list[int], bool]] = []
+        errors: list[TaskResult] = []
+        for task in tasks:
+            try:
+                ids, with_tools = self._prompt(task)
+            except Exception as exc:
+                errors.append(TaskResult(task=task, error=f"cannot render the prompt: {exc}"))
+                continue
+            prepared.append((task, ids, with_tools))
+        if not prepared:
+            return errors
+        try:
+            outputs = self._generate([p[1] for p in prepared], sample_seed(prepared[0][0]))
+        except Exception as exc:
+            if is_oom(exc):
+                free_memory()
+            if len(prepared) == 1:
+                what = oom_message("generating") if is_oom(exc) else f"{type(exc).__name__}: {exc}"
+                return [*errors, TaskResult(task=prepared[0][0], error=what)]
+            half = len(prepared) // 2
+            part = [p[0] for p in prepared]
+            return errors + self._batch(part[:half]) + self._batch(part[half:])
+        return errors + [
+            TaskResult(
+                task=task,
+                response_text=text,
+                raw=text,
+                meta={
+                    "tools_in_prompt": with_tools,
+                    "template": self.template,
+                    "prompt_tokens": len(ids),
+                    "completion_tokens": n_new,
+                    "finish_reason": "stop" if stopped else "length",
+                },
+            )
+            for (task, ids, with_tools), (text, n_new, stopped) in zip(
+                prepared, outputs, strict=True
+            )
+        ]
+
+    def run(self, tasks: Sequence[Task], emit: Emit, should_stop: ShouldStop) -> None:
+        """Generate for every task, emitting each batch's results as it finishes."""
+        for start in range(0, len(tasks), self.batch_size):
+            if should_stop():
+                return
+            for result in self._batch(list(tasks[start : start + self.batch_size])):
+                emit(result)

@@ -1,0 +1,159 @@
+"""Loading a local model and its tokenizer, with errors that say what to do."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from w2c_tui.domain.runs import RunStartError
+
+DTYPES = ("auto", "float32", "bfloat16", "float16")
+TOKENIZER_INFINITY = 1000000000000000019884624838656
+DEFAULT_MAX_LENGTH = 2048
+SEQLEN_ATTRS = ("n_positions", "max_position_embeddings", "n_ctx")
+
+
+@dataclass
+class LoadedModel:
+    """A model in eval mode on its device, its tokenizer, and the settings they run with."""
+
+    model: Any
+    tokenizer: Any
+    device: str
+    dtype: str
+    max_length: int
+    pad_id: int
+
+
+def oom_message(where: str) -> str:
+    """What to do about an out-of-memory error."""
+    return (
+        f"out of memory while {where}: lower --batch-size, or use --dtype bfloat16 "
+        "(CUDA out of memory)"
+    )
+
+
+def is_oom(exc: BaseException) -> bool:
+    """A CUDA or host out-of-memory error."""
+    if isinstance(exc, MemoryError):
+        return True
+    text = str(exc)
+    return "out of memory" in text or "can't allocate memory" in text
+
+
+def free_memory() -> None:
+    """Give cached CUDA memory back after an out-of-memory error."""
+    import torch
+
+    if torch.cuda.is_available():
+        torch.cuda.empty_cache()
+
+
+def resolve_device(requested: str) -> str:
+    """`auto` → cuda when available, else cpu; an explicit cuda device must exist."""
+    import torch
+
+    if requested == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if requested.startswith("cuda") and not torch.cuda.is_available():
+        raise RunStartError(
+            f"--device {requested} asked for CUDA, but torch {torch.__version__} sees no CUDA "
+            "device: use --device cpu (or auto), or install a CUDA build of torch"
+        )
+    return requested
+
+
+def resolve_dtype(requested: str, device: str) -> str:
+    """`auto` → bfloat16 on a GPU, float32 on the CPU."""
+    if requested not in DTYPES:
+        raise RunStartError(f"unknown --dtype {requested!r}; use one of {', '.join(DTYPES)}")
+    if requested == "auto":
+        return "float32" if device == "cpu" else "bfloat16"
+    return requested
+
+
+def model_max_length(config: Any, tokenizer: Any) -> int:
+    """The context length lm-evaluation-harness uses: config attributes, then the tokenizer."""
+    cfg = getattr(config, "text_config", None) or config
+    for attr in SEQLEN_ATTRS:
+        value = getattr(cfg, attr, None)
+        if value is not None:
+            return int(value)
+    length = getattr(tokenizer, "model_max_length", None)
+    if length is not None and length != TOKENIZER_INFINITY:
+        return int(length)
+    return DEFAULT_MAX_LENGTH
+
+
+def _not_found(model: str, exc: BaseException) -> RunStartError:
+    return RunStartError(
+        f"cannot load model {model!r}: {exc}. Pass a directory that holds config.json, the "
+        "weights and the tokenizer, or the id of a model already in the Hugging Face cache "
+        "(download it first, e.g. `hf download <id>`); nothing is downloaded during a run"
+    )
+
+
+def load_tokenizer(model: str) -> Any:
+    """The model's tokenizer (local files only)."""
+    from transformers import AutoTokenizer
+
+    try:
+        return AutoTokenizer.from_pretrained(model, local_files_only=True)
+    except (OSError, ValueError) as exc:
+        raise _not_found(model, exc) from exc
+
+
+def load(model: str, device: str, dtype: str) -> LoadedModel:
+    """Load `model` (a path or a cached id) for inference on `device` in `dtype`."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    if not Path(model).expanduser().exists() and ("/" not in model or model.startswith((".", "/"))):
+        raise RunStartError(
+            f"model path {model!r} does not exist: pass a directory that holds config.json and "
+            "the weights (or the id of a model in the Hugging Face cache)"
+        )
+    folder = Path(model).expanduser()
+    if folder.is_dir() and not (folder / "config.json").is_file():
+        raise RunStartError(
+            f"model path {model!r} has no config.json: pass a transformers model directory "
+            "(config.json, the weights and the tokenizer files, as save_pretrained writes them)"
+        )
+    tokenizer = load_tokenizer(model)
+    try:
+        net: Any = AutoModelForCausalLM.from_pretrained(
+            model, dtype=getattr(torch, dtype), local_files_only=True
+        )
+        net = net.to(device).eval()
+    except (OSError, ValueError) as exc:
+        raise _not_found(model, exc) from exc
+    except (RuntimeError, MemoryError) as exc:
+        if is_oom(exc):
+            raise RunStartError(oom_message(f"loading {model!r} on {device}")) from exc
+        raise
+    pad = tokenizer.pad_token_id
+    if pad is None:
+        pad = tokenizer.eos_token_id if tokenizer.eos_token_id is not None else 0
+    return LoadedModel(
+        model=net,
+        tokenizer=tokenizer,
+        device=device,
+        dtype=dtype,
+        max_length=model_max_length(net.config, tokenizer),
+        pad_id=int(pad),
+    )
+
+
+def config_hash(model: str) -> str | None:
+    """sha256 (first 16 hex) of the model's config.json, when it can be found locally."""
+    from transformers.utils.hub import cached_file
+
+    try:
+        path = cached_file(model, "config.json", local_files_only=True)
+    except (OSError, ValueError):
+        return None
+    if path is None:
+        return None
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
