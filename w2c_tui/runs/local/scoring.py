@@ -29,7 +29,7 @@ class ChoiceScore:
     n_tokens: int
 
 
-def _accepts_logits_to_keep(model: Any) -> bool:
+def accepts_logits_to_keep(model: Any) -> bool:
     return "logits_to_keep" in inspect.signature(model.forward).parameters
 
 
@@ -104,7 +104,7 @@ def score_shared(
     width = ids.shape[1]
     positions = torch.arange(width, device=device).unsqueeze(0).expand(len(items), -1)
     padded = any(len(p) != width for p in prefixes)
-    kwargs: dict[str, Any] = {"logits_to_keep": 1} if _accepts_logits_to_keep(model) else {}
+    kwargs: dict[str, Any] = {"logits_to_keep": 1} if accepts_logits_to_keep(model) else {}
     with torch.inference_mode():
         cache = model(
             input_ids=ids,
@@ -116,7 +116,7 @@ def score_shared(
         if packed is None:
             packed = packable(model, items)
         if packed:
-            return _packed_pass(model, items, cache, mask, pad_id)
+            return packed_pass(model, items, cache, mask, pad_id)
         return _expanded_pass(model, items, cache, mask, pad_id)
 
 
@@ -125,7 +125,7 @@ def _segments(item: EncodedItem) -> list[list[int]]:
     return [[item.ctx[-1], *cont[:-1]] if cont else [item.ctx[-1]] for cont in item.conts]
 
 
-def _packed_pass(
+def packed_pass(
     model: Any, items: Sequence[EncodedItem], cache: Any, ctx_mask: Any, pad_id: int
 ) -> list[list[ChoiceScore]]:
     """One row per item: segment j attends to the context and causally to itself only."""

@@ -134,8 +134,9 @@ class ReviewScreen(Screen[None]):
         items = self.query_one(ItemsList)
         items.cursor = self.index
         items.hide_gold = self.is_blind
-        self.query_one(ItemView).blind = self._gold_hidden()
-        self.query_one(ItemView).show(self.detail.item if self.detail else None)
+        self.query_one(ItemView).show(
+            self.detail.item if self.detail else None, blind=self._gold_hidden()
+        )
         qa = self.query_one(QAPanel)
         qa.display = self.mode is ReviewMode.ITEM_QA
         if self.detail is not None and self.mode is ReviewMode.ITEM_QA:

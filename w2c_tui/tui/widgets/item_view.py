@@ -1,16 +1,17 @@
-"""The item pane: question, source metadata, tools (collapsible) and the four answers."""
+"""The item pane: question, source metadata, tools (expandable) and the four answers."""
 
 from __future__ import annotations
 
 import json
 
 from rich.console import Group, RenderableType
+from rich.panel import Panel
 from rich.syntax import Syntax
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.reactive import reactive
-from textual.widgets import Collapsible, Static
+from textual.widgets import Static
 
 from w2c_tui.domain.labels import LABELS, Label
 from w2c_tui.domain.models import Item
@@ -19,34 +20,34 @@ MAX_TOOL_LINES = 400
 
 
 class ItemView(VerticalScroll):
-    """Shows one item; `blind` hides the gold label."""
+    """Shows one item; `blind` hides the gold label.
+
+    The whole item is one renderable in one Static: moving to the next item then costs one
+    widget's layout and paint instead of five (measured: most of a step is Textual's repaint).
+    """
 
     DEFAULT_CSS = """
     ItemView { padding: 0 1; }
-    ItemView .item--question { padding: 1 1; border: round $primary; margin-bottom: 1; }
-    ItemView .item--meta { color: $text-muted; margin-bottom: 1; }
-    ItemView Collapsible { margin: 0 0 1 0; }
-    ItemView Collapsible.-no-tools CollapsibleTitle { color: $warning; text-style: bold; }
-    ItemView .item--answers { margin-top: 0; }
+    ItemView #item-body { width: 1fr; }
     """
 
     blind: reactive[bool] = reactive(False)
     """Hide the gold label until the annotator has committed one."""
+    tools_open: reactive[bool] = reactive(False)
+    """Show the tool specifications in full (else their names)."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._item: Item | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static("", classes="item--question", id="question")
-        yield Static("", classes="item--meta", id="meta")
-        with Collapsible(title="Tools", collapsed=True, id="tools"):
-            yield Static("", id="tools-body")
-        yield Static("", classes="item--answers", id="answers")
+        yield Static("", id="item-body")
 
-    def show(self, item: Item | None) -> None:
-        """Display `item` (None: an empty-state message)."""
+    def show(self, item: Item | None, *, blind: bool | None = None) -> None:
+        """Display `item` (None: an empty-state message), gold hidden when `blind`."""
         self._item = item
+        if blind is not None:
+            self.set_reactive(ItemView.blind, blind)  # one repaint below, not two
         self._refresh_all()
         self.scroll_home(animate=False)
 
@@ -54,36 +55,53 @@ class ItemView(VerticalScroll):
         if self.is_mounted:
             self._refresh_all()
 
+    def watch_tools_open(self) -> None:
+        if self.is_mounted:
+            self._refresh_all()
+
     def toggle_tools(self) -> None:
         """Expand or collapse the tool specifications."""
-        tools = self.query_one("#tools", Collapsible)
-        tools.collapsed = not tools.collapsed
+        self.tools_open = not self.tools_open
 
     def _refresh_all(self) -> None:
         item = self._item
-        question = self.query_one("#question", Static)
-        meta = self.query_one("#meta", Static)
-        tools = self.query_one("#tools", Collapsible)
-        answers = self.query_one("#answers", Static)
+        body = self.query_one("#item-body", Static)
         if item is None:
-            question.update("No item to show: the filter keeps nothing, or the dataset is empty.")
-            meta.update("")
-            tools.display = False
-            answers.update("")
+            body.update("No item to show: the filter keeps nothing, or the dataset is empty.")
             return
-        tools.display = True
-        question.border_title = f"item {item.position + 1} · {item.uuid}"
-        question.update(Text(item.question))
-        meta.update(_meta(item, self.blind))
-        names = ", ".join(t.name for t in item.tools)
-        if item.tools:
-            tools.title = f"Tools ({item.n_tools}): {names}"
-            tools.remove_class("-no-tools")
-        else:
-            tools.title = "No tools offered to the model"
-            tools.add_class("-no-tools")
-        self.query_one("#tools-body", Static).update(_tools(item))
-        answers.update(_answers(item, self.blind))
+        question = Panel(
+            Text(item.question),
+            title=f"item {item.position + 1} · {item.uuid}",
+            title_align="left",
+            padding=(1, 1),
+        )
+        body.update(
+            Group(
+                question,
+                _meta(item, self.blind),
+                Text(""),
+                _tools_section(item, self.tools_open),
+                Text(""),
+                _answers(item, self.blind),
+            )
+        )
+
+
+def _tools_section(item: Item, open_: bool) -> RenderableType:
+    if not item.tools:
+        return Text(
+            "⚠ No tools offered to the model: any tool call is a hallucinated tool.",
+            style="bold reverse",
+        )
+    names = ", ".join(t.name for t in item.tools)
+    head = Text()
+    head.append("▼ " if open_ else "▶ ", style="bold")
+    head.append(f"Tools ({item.n_tools}): ", style="bold")
+    head.append(names)
+    head.append("   t " + ("collapses" if open_ else "expands"), style="dim")
+    if not open_:
+        return head
+    return Group(head, _tools(item))
 
 
 def _meta(item: Item, blind: bool) -> Text:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from rich.console import Group, RenderableType
-from rich.syntax import Syntax
+from rich.highlighter import JSONHighlighter
 from rich.table import Table
 from rich.text import Text
 from textual.containers import VerticalScroll
@@ -15,6 +15,7 @@ from w2c_tui.domain.labels import LABELS, Label, RaterKind, VerdictStatus
 from w2c_tui.domain.models import Verdict
 from w2c_tui.tui.cards import Card
 
+JSON_HIGHLIGHTER = JSONHighlighter()
 BAR_WIDTH = 12
 SHORT = {
     Label.DIRECT: "direct",
@@ -135,7 +136,8 @@ def _response_text(text: str | None) -> RenderableType:
             pretty = json.dumps(json.loads(stripped), indent=2, ensure_ascii=False)
         except json.JSONDecodeError:
             return Text(text)
-        return Syntax(pretty, "json", theme="ansi_dark", word_wrap=True, background_color="default")
+        # a regex highlighter: pygments' Syntax costs several ms per card on every move
+        return JSON_HIGHLIGHTER(Text(pretty))
     return Text(text)
 
 
