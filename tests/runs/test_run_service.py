@@ -26,8 +26,14 @@ from w2c_tui.services import Services
 class FakeExecutor:
     """Labels every item tool_call, fails on one uuid, and can stop after N tasks."""
 
-    def __init__(self, config: RunConfig, *, fail_uuid: str | None = None,
-                 stop_after: int | None = None, cannot_start: str | None = None) -> None:
+    def __init__(
+        self,
+        config: RunConfig,
+        *,
+        fail_uuid: str | None = None,
+        stop_after: int | None = None,
+        cannot_start: str | None = None,
+    ) -> None:
         self.config = config
         self.fail_uuid = fail_uuid
         self.stop_after = stop_after
@@ -51,9 +57,15 @@ class FakeExecutor:
             elif self.config.method is Method.GENERATE:
                 emit(TaskResult(task=task, response_text=f"answer to {task.uuid}"))
             else:
-                emit(TaskResult(task=task, label=Label.TOOL_CALL, status=VerdictStatus.OK,
-                                raw='{"classification": "tool_call"}',
-                                scores={"loglikelihoods": [-4.0, -1.0, -3.0, -2.0]}))
+                emit(
+                    TaskResult(
+                        task=task,
+                        label=Label.TOOL_CALL,
+                        status=VerdictStatus.OK,
+                        raw='{"classification": "tool_call"}',
+                        scores={"loglikelihoods": [-4.0, -1.0, -3.0, -2.0]},
+                    )
+                )
 
 
 def use(monkeypatch: pytest.MonkeyPatch, **kwargs: Any) -> list[FakeExecutor]:
@@ -86,7 +98,8 @@ def test_run_records_every_task_once(demo: Services, monkeypatch: pytest.MonkeyP
 
 
 def test_kill_and_resume_finishes_each_task_exactly_once(
-        demo: Services, monkeypatch: pytest.MonkeyPatch) -> None:
+    demo: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
     made = use(monkeypatch, stop_after=3)
     run_id = demo.runs.create(config(limit=8, repeats=2))
     demo.runs.execute(run_id)  # stops after three tasks, as a killed worker would
@@ -97,8 +110,11 @@ def test_kill_and_resume_finishes_each_task_exactly_once(
     info = demo.runs.execute(run_id)
     assert (info.status, info.n_done, info.n_total) == (RunStatus.DONE, 16, 16)
     with sqlite3.connect(demo.url.removeprefix("sqlite:///")) as db:
-        per_task = db.execute("SELECT item_id, sample_index, COUNT(*) FROM run_result WHERE "
-                              "run_id = ? GROUP BY item_id, sample_index", (run_id,)).fetchall()
+        per_task = db.execute(
+            "SELECT item_id, sample_index, COUNT(*) FROM run_result WHERE "
+            "run_id = ? GROUP BY item_id, sample_index",
+            (run_id,),
+        ).fetchall()
     assert len(per_task) == 16 and all(count == 1 for _, _, count in per_task)
 
 
@@ -106,14 +122,16 @@ def test_recording_twice_is_refused(demo: Services, monkeypatch: pytest.MonkeyPa
     use(monkeypatch)
     run_id = demo.runs.create(config(limit=1))
     demo.runs.execute(run_id)
-    [task] = demo.store.runs.tasks(demo.runs.get(run_id).config,
-                                   demo.store.items.ids("demo", *_all())[:1])
+    [task] = demo.store.runs.tasks(
+        demo.runs.get(run_id).config, demo.store.items.ids("demo", *_all())[:1]
+    )
     again = TaskResult(task=task, label=Label.DIRECT, status=VerdictStatus.OK)
     assert demo.store.runs.record(run_id, again, demo.runs.get(run_id).config, None) is False
 
 
 def test_per_task_errors_are_recorded_and_the_run_goes_on(
-        demo: Services, monkeypatch: pytest.MonkeyPatch) -> None:
+    demo: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
     first = demo.store.ratings.items("demo")[0].uuid
     use(monkeypatch, fail_uuid=first)
     run_id = demo.runs.create(config(limit=4))
@@ -134,11 +152,13 @@ def test_cannot_start_fails_at_once(demo: Services, monkeypatch: pytest.MonkeyPa
 
 def test_generate_then_judge(demo: Services, monkeypatch: pytest.MonkeyPatch) -> None:
     use(monkeypatch)
-    gen = demo.runs.execute(demo.runs.create(config(Method.GENERATE, limit=3,
-                                                    target_model="fresh-model")))
+    gen = demo.runs.execute(
+        demo.runs.create(config(Method.GENERATE, limit=3, target_model="fresh-model"))
+    )
     assert gen.n_done == 3 and gen.rater is None
-    judge = demo.runs.execute(demo.runs.create(config(Method.JUDGE, model="judge-x",
-                                                      target_model="fresh-model")))
+    judge = demo.runs.execute(
+        demo.runs.create(config(Method.JUDGE, model="judge-x", target_model="fresh-model"))
+    )
     assert judge.n_total == 3 and judge.n_done == 3  # only the items that have a response
     first = demo.store.ratings.items("demo")[0]
     detail = demo.review.detail(first.item_id, None)
@@ -151,8 +171,9 @@ def test_judge_needs_a_target_and_openai_a_url(demo: Services) -> None:
     with pytest.raises(RunStartError, match="target-model"):
         demo.runs.create(config(Method.JUDGE))
     with pytest.raises(RunStartError, match="base-url"):
-        demo.runs.create(RunConfig(method=Method.GENERATE, backend=Backend.OPENAI, model="m",
-                                   dataset="demo"))
+        demo.runs.create(
+            RunConfig(method=Method.GENERATE, backend=Backend.OPENAI, model="m", dataset="demo")
+        )
 
 
 def test_cancel_stops_a_running_run(demo: Services, monkeypatch: pytest.MonkeyPatch) -> None:
