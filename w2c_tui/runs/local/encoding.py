@@ -76,7 +76,9 @@ def _empty_context(
     bos_id: int | None,
     prefix_id: int | None,
 ) -> EncodedItem:
-    """lm-eval's rule for an empty context: a prefix token, then the encoded continuation."""
+    """lm-eval's rule for an empty context: a prefix token, then the encoded continuation.
+    (lm-eval also lets a continuation that starts with the prefix token use that token as its
+    context; a prompt that is empty or all whitespace is not worth that per-choice split.)"""
     start = bos_id if bos_id is not None else prefix_id
     if start is None:
         raise ValueError("the prompt is empty and the tokenizer has neither BOS nor EOS")

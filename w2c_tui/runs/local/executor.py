@@ -87,6 +87,21 @@ class TransformersExecutor:
             "model_path": str(path.resolve()) if path.exists() else model,
             "model_config_hash": config_hash(model),
             "semantics": "lm-eval<=0.4.9.1 loglikelihood, empty target delimiter",
+            **self._mcq_plan(loaded),
+        }
+
+    def _mcq_plan(self, loaded: LoadedModel) -> dict[str, Any]:
+        """How log-prob scoring runs here (items per forward pass, prefix reuse)."""
+        if self.config.method is not Method.MCQ_LOGPROB:
+            return {}
+        from w2c_tui.runs.local.mcq import forward_batch
+        from w2c_tui.runs.local.prefix import reusable
+
+        per_pass = forward_batch(loaded.device, self.config.batch_size)
+        return {
+            "items_per_pass": per_pass,
+            "prefix_reuse": per_pass == 1 and reusable(loaded.model),
+            "attention": getattr(loaded.model.config, "_attn_implementation", None),
         }
 
     def run(self, tasks: Sequence[Task], emit: Emit, should_stop: ShouldStop) -> None:

@@ -95,6 +95,23 @@ def _not_found(model: str, exc: BaseException) -> RunStartError:
     )
 
 
+def check_path(model: str) -> None:
+    """A path-like `model` must be a directory with config.json (anything else may be a cached
+    model id, which loading then checks)."""
+    folder = Path(model).expanduser()
+    path_like = model.startswith(("/", ".", "~")) or folder.exists()
+    if path_like and not folder.exists():
+        raise RunStartError(
+            f"model path {model!r} does not exist: pass a directory that holds config.json, "
+            "the weights and the tokenizer (or the id of a model in the Hugging Face cache)"
+        )
+    if folder.is_dir() and not (folder / "config.json").is_file():
+        raise RunStartError(
+            f"model path {model!r} has no config.json: pass a transformers model directory "
+            "(config.json, the weights and the tokenizer files, as save_pretrained writes them)"
+        )
+
+
 def load_tokenizer(model: str) -> Any:
     """The model's tokenizer (local files only)."""
     from transformers import AutoTokenizer
@@ -110,17 +127,7 @@ def load(model: str, device: str, dtype: str) -> LoadedModel:
     import torch
     from transformers import AutoModelForCausalLM
 
-    if not Path(model).expanduser().exists() and ("/" not in model or model.startswith((".", "/"))):
-        raise RunStartError(
-            f"model path {model!r} does not exist: pass a directory that holds config.json and "
-            "the weights (or the id of a model in the Hugging Face cache)"
-        )
-    folder = Path(model).expanduser()
-    if folder.is_dir() and not (folder / "config.json").is_file():
-        raise RunStartError(
-            f"model path {model!r} has no config.json: pass a transformers model directory "
-            "(config.json, the weights and the tokenizer files, as save_pretrained writes them)"
-        )
+    check_path(model)
     tokenizer = load_tokenizer(model)
     try:
         net: Any = AutoModelForCausalLM.from_pretrained(

@@ -9,7 +9,7 @@ from w2c_tui.domain.runs import Task, TaskResult
 from w2c_tui.runs.executor import Emit, ShouldStop
 from w2c_tui.runs.local.encoding import EncodedItem, encode_items
 from w2c_tui.runs.local.loading import LoadedModel, free_memory, is_oom, oom_message
-from w2c_tui.runs.local.prefix import PrefixCache, reusable, score_item
+from w2c_tui.runs.local.prefix import PrefixCache, hidden_width, reusable, score_item
 from w2c_tui.runs.local.results import Prepared, mcq_result
 from w2c_tui.runs.local.scoring import packable, score_full, score_shared
 from w2c_tui.runs.prompts import render
@@ -59,7 +59,11 @@ class McqRunner:
             tok.bos_token_id if tok.bos_token_id is not None else tok.eos_token_id
         )
         self.vocab = model_vocab(loaded.model)
-        self.prefix = PrefixCache() if self.per_pass == 1 and reusable(loaded.model) else None
+        self.prefix = (
+            PrefixCache(hidden_width(loaded.model))
+            if self.per_pass == 1 and reusable(loaded.model)
+            else None
+        )
 
     def _render(self, tasks: Sequence[Task], emit: Emit) -> list[Rendered]:
         rendered: list[Rendered] = []
@@ -146,11 +150,12 @@ class McqRunner:
                 for cont in item.encoded.conts
             ]
             return mcq_result(item, full, self.template, self.bos, "full")
+        reused = 0
         if self.prefix is not None and packable(model, [item.encoded]):
-            scores = score_item(model, item.encoded, self.prefix, pad)
+            scores, reused = score_item(model, item.encoded, self.prefix, pad)
         else:
             scores = score_shared(model, [item.encoded], pad)[0]
-        return mcq_result(item, scores, self.template, self.bos, "kv_cache")
+        return mcq_result(item, scores, self.template, self.bos, "kv_cache", reused)
 
     def _guarded(self, item: Prepared) -> TaskResult:
         """One item on its own; any failure becomes that item's error."""

@@ -27,6 +27,11 @@ def common_prefix(a: list[int], b: list[int]) -> int:
     return n
 
 
+def hidden_width(model: Any) -> int:
+    """The model's hidden size (for the cost rule)."""
+    return int(getattr(model.config.get_text_config(), "hidden_size", 0) or 4096)
+
+
 def reusable(model: Any) -> bool:
     """Whether a cache can be cropped and extended (no sliding-window or recurrent layers)."""
     config = model.config.get_text_config()
@@ -34,20 +39,34 @@ def reusable(model: Any) -> bool:
     return all(kind == "full_attention" for kind in layers)
 
 
+def worth_it(shared: int, total: int, width: int) -> bool:
+    """Whether starting from `shared` cached tokens beats computing all `total` from scratch.
+
+    From scratch, sdpa skips the masked half of the causal square; from a cache it needs an
+    explicit mask and computes the whole rectangle. Per layer, a token's projections cost about
+    12·d² multiply-adds and a query-key pair 2·d, so in pair units: scratch ≈ total·6d +
+    total²/2, prefix ≈ new·6d + new·total. A short shared system prompt does not pay."""
+    new = total - shared
+    linear = 6 * width
+    return shared >= MIN_SHARED and new * (linear + total) < total * (linear + total / 2)
+
+
 class PrefixCache:
     """The KV cache of the last context scored, handed over to the next one."""
 
-    def __init__(self) -> None:
+    def __init__(self, width: int) -> None:
+        self.width = width
         self.tokens: list[int] = []
         self.cache: Any = None
         self.hits = 0
         self.reused_tokens = 0
 
     def take(self, tokens: list[int]) -> tuple[int, Any]:
-        """(n, cache of tokens[:n]) for the longest usable common prefix, else (0, None)."""
+        """(n, cache of tokens[:n]) for the longest common prefix if reusing it pays, else
+        (0, None)."""
         cache, self.cache = self.cache, None
         n = common_prefix(self.tokens, tokens) if cache is not None else 0
-        if n < MIN_SHARED:
+        if not worth_it(n, len(tokens), self.width):
             return 0, None
         if n < cache.get_seq_length():
             cache.crop(n - cache.get_seq_length())  # a negative count: remove from the end
@@ -62,8 +81,9 @@ class PrefixCache:
 
 def score_item(
     model: Any, item: EncodedItem, prefix: PrefixCache, pad_id: int
-) -> list[ChoiceScore]:
-    """One item's choices, its context computed from the shared prefix onwards (packed mode)."""
+) -> tuple[list[ChoiceScore], int]:
+    """One item's choices (packed mode), its context computed from the shared prefix onwards;
+    also the number of context tokens taken from the previous item's cache."""
     import torch
 
     device = model.device
@@ -85,4 +105,4 @@ def score_item(
     if extra:
         cache.crop(-extra)  # drop the choices again
     prefix.keep(context, cache)
-    return scores
+    return scores, n

@@ -38,7 +38,12 @@ def normalised(lls: Sequence[float], lengths: Sequence[int]) -> list[float]:
 
 
 def mcq_result(
-    item: Prepared, scores: Sequence[ChoiceScore], template: str, bos: bool, scoring: str
+    item: Prepared,
+    scores: Sequence[ChoiceScore],
+    template: str,
+    bos: bool,
+    scoring: str,
+    reused: int = 0,
 ) -> TaskResult:
     """pred = argmax ll, pred_norm = argmax ll / len(choice) (Python characters of the raw
     choice), ties to the lowest option; the label is pred."""
@@ -61,5 +66,9 @@ def mcq_result(
             "template": template,
             "bos": bos,
         },
-        meta={"scoring": scoring, "boundary_merges": item.encoded.boundary_merges},
+        meta={
+            "scoring": scoring,
+            "boundary_merges": item.encoded.boundary_merges,
+            "prefix_reused": reused,
+        },
     )

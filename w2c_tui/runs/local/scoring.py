@@ -30,6 +30,7 @@ class ChoiceScore:
 
 
 def accepts_logits_to_keep(model: Any) -> bool:
+    """Whether the model's forward can project only the last positions onto the vocabulary."""
     return "logits_to_keep" in inspect.signature(model.forward).parameters
 
 

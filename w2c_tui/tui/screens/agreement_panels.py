@@ -292,6 +292,9 @@ def metrics(dash: dict[str, Any]) -> RenderableType:
         title="When2Call metrics against gold (macro-F1 ×100: reference-compatible, over "
         "the labels present)",
     )
+    for column in t.columns:
+        column.no_wrap = True
+    t.columns[0].min_width = 22
     for m in dash["metrics"]:
         f1 = m["macro_f1_ref"]
         t.add_row(
