@@ -1,0 +1,390 @@
+"""Benchmark: log-prob MCQ on the 300 When2Call judge items, ours vs lm-evaluation-harness.
+
+Builds, offline, a byte-level BPE tokenizer (vocabulary 8,192, trained on the demo and the 300
+items) and a seeded random GPT-2-style model (4 layers, width 128, 8,192 positions: 2.89 M
+parameters), then runs, each as its own process timed from launch to exit:
+
+(a) ours: `TransformersExecutor` (method mcq_logprob, template when2call-default, no BOS);
+(b) lm-evaluation-harness's `hf` backend (`lm_eval --model hf --batch_size 1 --log_samples`)
+    on a When2Call task written into a temporary folder: the official YAML settings
+    (`target_delimiter: ""`, multiple_choice, acc/acc_norm; macro_f1 is not an upstream metric)
+    with prompts from `w2c_tui.runs.prompts` (`when2call-default`, checked against the golden
+    hashes in the tests, and here against the contexts lm-eval logs).
+
+It prints items/s of each, the ratio, the tokens each runs through the model and the positions
+it projects onto the vocabulary, and the agreement of the per-choice log-likelihoods.
+
+Run: `.venv/bin/python bench/bench_mcq.py [--data FILE] [--limit N] [--json]`
+(needs `pip install lm-eval accelerate`; about 3–5 minutes on 2 cores, most of it lm-eval).
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests" / "runs"))
+
+TASK_YAML = """\
+task: w2c_bench
+dataset_path: json
+dataset_kwargs:
+  data_files: {data}
+test_split: train
+output_type: multiple_choice
+process_docs: !function utils.process_docs
+doc_to_text: prompt
+doc_to_target: target_index
+doc_to_choice: choices
+target_delimiter: ""
+metric_list:
+  - metric: acc
+    aggregation: mean
+    higher_is_better: true
+  - metric: acc_norm
+    aggregation: mean
+    higher_is_better: true
+"""
+
+TASK_UTILS = """\
+from w2c_tui.domain.runs import Task
+from w2c_tui.runs.prompts import render
+
+
+def process_docs(dataset):
+    def add(doc):
+        answers = doc["answers"]
+        task = Task(0, doc["uuid"], doc["question"], tuple(doc["tools"]),
+                    tuple(answers.items()), None)
+        prompt, choices = render("when2call-default", task)
+        return {"prompt": prompt, "choices": choices,
+                "target_index": list(answers).index(doc["correct_answer"])}
+
+    return dataset.map(add)
+"""
+
+
+def build(folder: Path, data: Path) -> Path:
+    """The tokenizer and the 2.9 M-parameter GPT-2-style model, saved to `folder`."""
+    from tiny_models import DEMO, build_model, corpus, train_tokenizer
+
+    tokenizer = train_tokenizer(corpus([DEMO, data]), 8192)
+    return build_model(folder, tokenizer, "gpt2", layers=4, width=128, init=0.02)
+
+
+def ours(model: str, data: str, limit: int | None, out: str) -> None:
+    """Child process (a): score every item and write the results as JSON."""
+    started = time.perf_counter()
+    from tiny_models import load_tasks
+
+    from w2c_tui.domain.runs import Backend, Method, RunConfig, TaskResult
+    from w2c_tui.runs.local.executor import TransformersExecutor
+
+    config = RunConfig(
+        method=Method.MCQ_LOGPROB, backend=Backend.TRANSFORMERS, model=model, dataset="bench"
+    )
+    executor = TransformersExecutor(config)
+    executor.check()
+    tasks = load_tasks(Path(data), limit)
+    loaded = time.perf_counter()
+    results: list[TaskResult] = []
+    executor.run(tasks, results.append, lambda: False)
+    scored = time.perf_counter()
+    payload = {
+        "describe": executor.describe(),
+        "setup_s": loaded - started,
+        "scoring_s": scored - loaded,
+        "results": {r.task.uuid: {"error": r.error, "meta": r.meta, **r.scores} for r in results},
+    }
+    Path(out).write_text(json.dumps(payload), encoding="utf-8")
+
+
+def timed(cmd: list[str], env: dict[str, str], log: Path) -> dict[str, float]:
+    """Run `cmd` to completion: its wall and CPU seconds, peak RSS, and the load around it."""
+    load_before = os.getloadavg()[0]
+    start = time.perf_counter()
+    with log.open("w", encoding="utf-8") as handle:
+        child = subprocess.Popen(cmd, env=env, stdout=handle, stderr=subprocess.STDOUT)
+        _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode != 0:
+        tail = log.read_text(encoding="utf-8", errors="replace")[-3000:]
+        raise SystemExit(f"{cmd[0]} failed ({child.returncode}):\n{tail}")
+    return {
+        "wall_s": wall,
+        "cpu_s": usage.ru_utime + usage.ru_stime,
+        "peak_rss_mb": usage.ru_maxrss / 1024,
+        "load_before": load_before,
+        "load_after": os.getloadavg()[0],
+    }
+
+
+def lm_eval_samples(out_dir: Path) -> list[dict[str, Any]]:
+    files = glob.glob(str(out_dir / "**" / "samples_w2c_bench_*.jsonl"), recursive=True)
+    if not files:
+        raise SystemExit(f"lm_eval wrote no samples file under {out_dir}")
+    with open(files[0], encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle]
+
+
+def token_counts(model: str, data: Path, limit: int | None, reused: int) -> dict[str, int]:
+    """Tokens through the model and vocabulary projections, for both methods (`reused`: the
+    context tokens our run took from the previous item's cache)."""
+    from tiny_models import load_tasks
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from w2c_tui.runs.local.encoding import encode_items
+    from w2c_tui.runs.prompts import render
+
+    params = sum(p.numel() for p in AutoModelForCausalLM.from_pretrained(model).parameters())
+    tok = AutoTokenizer.from_pretrained(model)
+    tasks = load_tasks(data, limit)
+    items = encode_items(
+        lambda t: tok(t, add_special_tokens=False)["input_ids"],
+        [render("when2call-default", t) for t in tasks],
+    )
+    harness = sum(len(i.ctx) + len(c) - 1 for i in items for c in i.conts)
+    contexts = sum(len(i.ctx) - 1 for i in items)
+    conts = sum(max(len(c), 1) for i in items for c in i.conts)
+    return {
+        "params": params,
+        "lm_eval_tokens": harness,
+        "lm_eval_projections": harness,
+        "ours_tokens": contexts - reused + conts,
+        "ours_tokens_without_prefix_reuse": contexts + conts,
+        "ours_projections": len(items) + conts,
+        "boundary_merges": sum(i.boundary_merges for i in items),
+    }
+
+
+def first_argmax(values: list[float]) -> int:
+    return max(range(len(values)), key=lambda j: (values[j], -j))
+
+
+def compare(ours_json: dict[str, Any], samples: list[dict[str, Any]]) -> dict[str, Any]:
+    """Agreement of the per-choice log-likelihoods and of the predictions."""
+    from w2c_tui.domain.runs import Task
+    from w2c_tui.runs.prompts import render
+
+    max_abs = max_rel = 0.0
+    within = same_pred = same_norm = same_prompt = 0
+    n_choices = 0
+    acc = acc_norm = 0.0
+    for sample in samples:
+        doc = sample["doc"]
+        mine = ours_json["results"][doc["uuid"]]
+        theirs = [float(resp[0]) for resp in sample["filtered_resps"]]
+        for a, b in zip(mine["loglikelihoods"], theirs, strict=True):
+            diff = abs(a - b)
+            max_abs = max(max_abs, diff)
+            max_rel = max(max_rel, diff / max(abs(b), 1e-9))
+            within += diff <= 1e-4 + 1e-6 * abs(b)
+            n_choices += 1
+        names = list(doc["answers"])
+        lengths = [len(c) for c in doc["choices"]]
+        same_pred += names[first_argmax(theirs)] == mine["pred_raw"]
+        norm = [ll / n for ll, n in zip(theirs, lengths, strict=True)]
+        same_norm += names[first_argmax(norm)] == mine["pred_norm"]
+        task = Task(
+            0,
+            doc["uuid"],
+            doc["question"],
+            tuple(doc["tools"]),
+            tuple(doc["answers"].items()),
+            None,
+        )
+        same_prompt += (
+            sample["arguments"]["gen_args_0"]["arg_0"] == render("when2call-default", task)[0]
+        )
+        acc += float(sample["acc"])
+        acc_norm += float(sample["acc_norm"])
+    n = len(samples)
+    gold = {s["doc"]["uuid"]: s["doc"]["correct_answer"] for s in samples}
+    ours_acc = sum(ours_json["results"][u]["pred_raw"] == g for u, g in gold.items()) / n
+    ours_norm = sum(ours_json["results"][u]["pred_norm"] == g for u, g in gold.items()) / n
+    return {
+        "items": n,
+        "choices": n_choices,
+        "max_abs_diff": max_abs,
+        "max_rel_diff": max_rel,
+        "choices_within_tolerance": within,
+        "identical_pred": same_pred,
+        "identical_pred_norm": same_norm,
+        "identical_prompts": same_prompt,
+        "lm_eval_acc": acc / n,
+        "lm_eval_acc_norm": acc_norm / n,
+        "ours_acc": ours_acc,
+        "ours_acc_norm": ours_norm,
+    }
+
+
+def main() -> None:
+    from tiny_models import judge_path
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=judge_path())
+    parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("--repeat", type=int, default=1, help="alternating runs of each")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="OMP_NUM_THREADS for both (default: torch's own choice)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--workdir", type=Path, default=None, help="keep the files here")
+    parser.add_argument(
+        "--ours", nargs=4, metavar=("MODEL", "DATA", "LIMIT", "OUT"), help=argparse.SUPPRESS
+    )
+    args = parser.parse_args()
+    if args.ours:
+        model, data, limit, out = args.ours
+        ours(model, data, int(limit) if limit != "none" else None, out)
+        return
+    if args.data is None or not args.data.is_file():
+        raise SystemExit(
+            "the 300-item judge file was not found: pass --data or set W2C_SHARED_DATA"
+        )
+    work = args.workdir or Path(tempfile.mkdtemp(prefix="w2c-bench-mcq-"))
+    work.mkdir(parents=True, exist_ok=True)
+    model = build(work / "model", args.data)
+    env = dict(
+        os.environ,
+        HF_HUB_OFFLINE="1",
+        HF_DATASETS_OFFLINE="1",
+        TRANSFORMERS_OFFLINE="1",
+        HF_DATASETS_CACHE=str(work / "hf-datasets"),
+        PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
+    )
+    if args.threads:
+        env.update(OMP_NUM_THREADS=str(args.threads), MKL_NUM_THREADS=str(args.threads))
+    limit = "none" if args.limit is None else str(args.limit)
+
+    task_dir = work / "task"
+    task_dir.mkdir(exist_ok=True)
+    (task_dir / "w2c_bench.yaml").write_text(
+        TASK_YAML.format(data=args.data.resolve()), encoding="utf-8"
+    )
+    (task_dir / "utils.py").write_text(TASK_UTILS, encoding="utf-8")
+    lm_eval = str(Path(sys.executable).with_name("lm_eval"))
+
+    runs: list[dict[str, Any]] = []
+    for k in range(args.repeat):  # alternate, so that both see the same machine load
+        ours_out = work / f"ours-{k}.json"
+        ours_time = timed(
+            [sys.executable, __file__, "--ours", str(model), str(args.data), limit, str(ours_out)],
+            env,
+            work / f"ours-{k}.log",
+        )
+        ours_json = json.loads(ours_out.read_text(encoding="utf-8"))
+        out_dir = work / f"lm_eval_out-{k}"
+        cmd = [
+            lm_eval,
+            "--model",
+            "hf",
+            "--model_args",
+            f"pretrained={model},dtype=float32,add_bos_token=False",
+            "--tasks",
+            "w2c_bench",
+            "--include_path",
+            str(task_dir),
+            "--batch_size",
+            "1",
+            "--device",
+            "cpu",
+            "--num_fewshot",
+            "0",
+            "--log_samples",
+            "--output_path",
+            str(out_dir),
+        ]
+        if args.limit is not None:
+            cmd += ["--limit", str(args.limit)]
+        harness_time = timed(cmd, env, work / f"lm_eval-{k}.log")
+        samples = lm_eval_samples(out_dir)
+        n = len(samples)
+        runs.append(
+            {
+                "ours": {
+                    **ours_time,
+                    "items_per_s": n / ours_time["wall_s"],
+                    "setup_s": ours_json["setup_s"],
+                    "scoring_s": ours_json["scoring_s"],
+                    "scoring_items_per_s": n / ours_json["scoring_s"],
+                },
+                "lm_eval": {**harness_time, "items_per_s": n / harness_time["wall_s"]},
+                "speedup_wall": harness_time["wall_s"] / ours_time["wall_s"],
+                "speedup_cpu": harness_time["cpu_s"] / ours_time["cpu_s"],
+                "agreement": compare(ours_json, samples),
+            }
+        )
+    reused = sum(r["meta"].get("prefix_reused", 0) for r in ours_json["results"].values())
+    figures = {
+        "items": n,
+        "describe": ours_json["describe"],
+        "runs": runs,
+        "median_speedup_wall": statistics.median(r["speedup_wall"] for r in runs),
+        "threads": args.threads,
+        "tokens": token_counts(str(model), args.data, args.limit, reused),
+        "workdir": str(work),
+    }
+    if args.json:
+        print(json.dumps(figures, indent=2))
+        return
+    report(figures)
+
+
+def report(f: dict[str, Any]) -> None:
+    t = f["tokens"]
+    print(
+        f"{f['items']} items, when2call-default, float32, no BOS, GPT-2-style model with "
+        f"{t['params']:,} parameters, threads: {f['threads'] or 'default'} "
+        f"({os.cpu_count()} CPUs)"
+    )
+    for k, run in enumerate(f["runs"]):
+        o, h, a = run["ours"], run["lm_eval"], run["agreement"]
+        print(f"run {k + 1}:")
+        for name, x in (("ours (KV cache)", o), ("lm-eval hf bs=1", h)):
+            print(
+                f"  {name:17} {x['wall_s']:7.1f} s wall  {x['items_per_s']:6.2f} items/s  "
+                f"cpu {x['cpu_s']:7.1f} s  peak RSS {x['peak_rss_mb']:6.0f} MB  "
+                f"load {x['load_before']:.1f}->{x['load_after']:.1f}"
+            )
+        print(
+            f"  ours: setup {o['setup_s']:.1f} s, scoring {o['scoring_s']:.1f} s "
+            f"({o['scoring_items_per_s']:.1f} items/s)"
+        )
+        print(f"  speed-up: {run['speedup_wall']:.1f}x wall, {run['speedup_cpu']:.1f}x CPU time")
+        print(
+            f"  per-choice ll: max |diff| {a['max_abs_diff']:.3g} (max rel "
+            f"{a['max_rel_diff']:.2g}); {a['choices_within_tolerance']}/{a['choices']} within "
+            "1e-4 + 1e-6|ll|"
+        )
+        print(
+            f"  identical pred {a['identical_pred']}/{a['items']}, pred_norm "
+            f"{a['identical_pred_norm']}/{a['items']}, prompts {a['identical_prompts']}"
+            f"/{a['items']}; acc {a['ours_acc']:.3f} vs {a['lm_eval_acc']:.3f}, acc_norm "
+            f"{a['ours_acc_norm']:.3f} vs {a['lm_eval_acc_norm']:.3f}"
+        )
+    print(f"median speed-up (wall, whole process): {f['median_speedup_wall']:.1f}x")
+    print(
+        f"tokens through the model: ours {t['ours_tokens']:,} "
+        f"({t['ours_tokens_without_prefix_reuse']:,} without prefix reuse), "
+        f"lm-eval {t['lm_eval_tokens']:,}; vocabulary projections: ours "
+        f"{t['ours_projections']:,}, lm-eval {t['lm_eval_projections']:,}"
+    )
+
+
+if __name__ == "__main__":
+    main()
