@@ -18,6 +18,18 @@ if TYPE_CHECKING:
     from w2c_tui.services import Services
 
 
+def tune_collector() -> None:
+    """Keep the garbage collector's pauses out of the annotator's way.
+
+    Everything alive once the review screen is up lives as long as the app: freezing it keeps
+    it out of the collector's passes. Textual allocates many short-lived objects per repaint;
+    with the default thresholds a full collection ran every few moves (30–90 ms each, measured
+    in bench/bench_review.py); with these it runs rarely and scans only young objects.
+    """
+    gc.freeze()
+    gc.set_threshold(10_000, 20, 20)
+
+
 class W2CApp(App[None]):
     """w2c-tui: review When2Call items, responses and verdicts; label from the keyboard."""
 
@@ -103,9 +115,7 @@ class W2CApp(App[None]):
                 return
             self.dataset = max(datasets, key=lambda d: d.imported_at).name
         self.push_screen(ReviewScreen(self.services, self.annotator, self.dataset))
-        # Everything alive now lives as long as the app: keep it out of the collector's full
-        # passes, which otherwise scan it again and again (pauses of 100+ ms when moving on).
-        self.call_after_refresh(gc.freeze)
+        self.call_after_refresh(tune_collector)
 
     @property
     def keymap(self) -> dict[str, str]:
