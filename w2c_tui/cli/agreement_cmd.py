@@ -103,11 +103,7 @@ def _output(doc: dict[str, Any], json_out: bool) -> None:
         return
     from rich.table import Table
 
-    def est(value: dict[str, Any]) -> str:
-        if value.get("value") is None:
-            return f"— ({value.get('reason')})" if value.get("reason") else "—"
-        ci = value.get("ci")
-        return f"{value['value']:.3f}" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "")
+    from w2c_tui.io.report import est
 
     console = make_console()
     boot = doc.get("bootstrap", {})

@@ -306,37 +306,28 @@ class ItemQueries:
         """Labelled / total for this annotator."""
         with Session(self.engine) as session:
             ds = dataset_row(session, dataset)
-            if mode is ReviewMode.ITEM_QA:
-                total = session.exec(
-                    select(func.count())
-                    .select_from(ItemRow)
-                    .where(col(ItemRow.dataset_id) == ds.id)
-                ).one()
-                done = session.exec(
-                    select(func.count(func.distinct(VerdictRow.item_id)))
-                    .join(ItemRow, col(ItemRow.id) == col(VerdictRow.item_id))
-                    .where(
-                        col(ItemRow.dataset_id) == ds.id,
-                        col(VerdictRow.target_model_id).is_(None),
-                        _human_current(rater_id),
-                    )
-                ).one()
-            else:
-                total = session.exec(
+            in_dataset = col(ItemRow.dataset_id) == ds.id
+            counted: Any  # the verdict column whose distinct values count as labelled
+            if mode is ReviewMode.ITEM_QA:  # items, labelled by item-level verdicts
+                total_query = select(func.count()).select_from(ItemRow).where(in_dataset)
+                counted, scope = col(VerdictRow.item_id), col(VerdictRow.target_model_id).is_(None)
+            else:  # responses, labelled by verdicts on them
+                total_query = (
                     select(func.count())
                     .select_from(ResponseRow)
                     .join(ItemRow, col(ItemRow.id) == col(ResponseRow.item_id))
-                    .where(col(ItemRow.dataset_id) == ds.id)
-                ).one()
-                done = session.exec(
-                    select(func.count(func.distinct(VerdictRow.response_id)))
-                    .join(ItemRow, col(ItemRow.id) == col(VerdictRow.item_id))
-                    .where(
-                        col(ItemRow.dataset_id) == ds.id,
-                        col(VerdictRow.response_id).is_not(None),
-                        _human_current(rater_id),
-                    )
-                ).one()
+                    .where(in_dataset)
+                )
+                counted, scope = (
+                    col(VerdictRow.response_id),
+                    col(VerdictRow.response_id).is_not(None),
+                )
+            total = session.exec(total_query).one()
+            done = session.exec(
+                select(func.count(func.distinct(counted)))
+                .join(ItemRow, col(ItemRow.id) == col(VerdictRow.item_id))
+                .where(in_dataset, scope, _human_current(rater_id))
+            ).one()
             return Progress(done=int(done), total=int(total))
 
     def detail(self, item_id: int, rater_id: int | None) -> ItemDetail:

@@ -6,6 +6,7 @@ import json
 from html import escape
 from typing import Any
 
+from w2c_tui.io.numbers import estimate_text, num, pct
 from w2c_tui.io.svg import data_uri, heatmap, intervals, reliability
 
 LABELS = ["direct", "tool_call", "request_for_info", "cannot_answer"]
@@ -13,29 +14,9 @@ SHORT = ["direct", "tool call", "req. info", "cannot"]
 Table = tuple[list[str], list[list[str]]]
 
 
-def num(value: object, digits: int = 3) -> str:
-    """A number for a report cell."""
-    if value is None:
-        return "—"
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, float):
-        return f"{value:.{digits}f}"
-    return str(value)
-
-
-def pct(value: object) -> str:
-    """A share as a percentage."""
-    return f"{100 * value:.1f}%" if isinstance(value, float | int) else "—"
-
-
 def est(value: dict[str, Any] | None) -> str:
-    """'0.712 [0.650, 0.770]' or '—' (with the reason when there is one)."""
-    if not value or value.get("value") is None:
-        reason = (value or {}).get("reason")
-        return f"— ({reason})" if reason else "—"
-    ci = value.get("ci")
-    return num(value["value"]) + (f" [{num(ci[0])}, {num(ci[1])}]" if ci else "")
+    """An estimate with its interval to three places, or '—' with the reason."""
+    return estimate_text(value, ci_digits=3, with_reason=True)
 
 
 def sections(dash: dict[str, Any]) -> list[tuple[str, list[str], list[Table]]]:

@@ -23,8 +23,9 @@ from textual.widgets import (
 from textual.widgets.selection_list import Selection
 from textual.worker import Worker, WorkerState
 
+from w2c_tui.io.numbers import num as fmt
 from w2c_tui.tui.screens import agreement_panels as panels
-from w2c_tui.tui.widgets.charts import fmt, shade
+from w2c_tui.tui.widgets.charts import shade
 
 if TYPE_CHECKING:
     from w2c_tui.services import Services

@@ -9,14 +9,11 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from w2c_tui.tui.widgets.charts import bar, estimate_text, fmt, interval_bar
+from w2c_tui.io.numbers import estimate_text, pct
+from w2c_tui.io.numbers import num as fmt
+from w2c_tui.tui.widgets.charts import bar, interval_bar
 
 LABELS = ["direct", "tool_call", "request_for_info", "cannot_answer"]
-
-
-def pct(value: object) -> str:
-    """A share as a percentage."""
-    return f"{100 * value:.1f}%" if isinstance(value, float | int) else "—"
 
 
 def overview(dash: dict[str, Any]) -> RenderableType:

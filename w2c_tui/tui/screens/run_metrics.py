@@ -11,18 +11,14 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from w2c_tui.tui.widgets.charts import fmt
+from w2c_tui.io.numbers import num as fmt
+from w2c_tui.io.numbers import pct
 
 if TYPE_CHECKING:
     from w2c_tui.domain.runs import RunInfo
     from w2c_tui.services import Services
 
 LABELS = ["direct", "tool_call", "request_for_info", "cannot_answer"]
-
-
-def pct(value: object) -> str:
-    """A share as a percentage."""
-    return f"{100 * value:.1f}%" if isinstance(value, float | int) else "—"
 
 
 class RunMetricsDialog(ModalScreen[None]):

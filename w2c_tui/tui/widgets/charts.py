@@ -9,28 +9,6 @@ from rich.text import Text
 SHADES = " ░▒▓█"
 
 
-def fmt(value: object, digits: int = 3) -> str:
-    """A number for a table cell; '—' when undefined."""
-    if isinstance(value, bool) or value is None:
-        return "—" if value is None else str(value)
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return f"{value:.{digits}f}"
-    return str(value)
-
-
-def estimate_text(est: dict[str, Any] | None, digits: int = 3) -> str:
-    """'0.712 [0.65, 0.77]', or the value alone, or '—'."""
-    if not est or est.get("value") is None:
-        return "—"
-    text = fmt(est["value"], digits)
-    ci = est.get("ci")
-    if ci:
-        text += f" [{fmt(ci[0], 2)}, {fmt(ci[1], 2)}]"
-    return text
-
-
 def interval_bar(
     est: dict[str, Any] | None, *, low: float = -1.0, high: float = 1.0, width: int = 24
 ) -> Text:

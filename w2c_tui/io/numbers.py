@@ -1,0 +1,31 @@
+"""Numbers as text for tables, screens and reports: one format everywhere."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def num(value: object, digits: int = 3) -> str:
+    """A number for a table cell: floats to `digits` places, '—' when undefined."""
+    if value is None:
+        return "—"
+    if isinstance(value, float) and not isinstance(value, bool):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def pct(value: object) -> str:
+    """A share as a percentage with one decimal, '—' when undefined."""
+    return f"{100 * value:.1f}%" if isinstance(value, float | int) else "—"
+
+
+def estimate_text(
+    est: dict[str, Any] | None, *, ci_digits: int = 2, with_reason: bool = False
+) -> str:
+    """An estimate document as '0.712 [0.65, 0.77]', the value alone, or '—' (+ reason)."""
+    if not est or est.get("value") is None:
+        reason = (est or {}).get("reason")
+        return f"— ({reason})" if with_reason and reason else "—"
+    ci = est.get("ci")
+    text = num(est["value"])
+    return text + (f" [{num(ci[0], ci_digits)}, {num(ci[1], ci_digits)}]" if ci else "")
