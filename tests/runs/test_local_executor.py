@@ -110,12 +110,6 @@ def test_a_missing_model_path_names_it(tmp_path: Path) -> None:
         TransformersExecutor(config(empty)).check()
 
 
-@pytest.mark.parametrize("method", [Method.JUDGE, Method.MCQ_INDEX])
-def test_judge_and_mcq_index_are_not_supported_yet(method: Method) -> None:
-    with pytest.raises(RunStartError, match="not supported by the transformers backend yet"):
-        TransformersExecutor(config("unused", method)).check()
-
-
 def test_bad_settings_are_refused_before_loading(tmp_path: Path) -> None:
     with pytest.raises(RunStartError, match="unknown template"):
         TransformersExecutor(config("unused", template=str(tmp_path / "x.jinja"))).check()

@@ -92,6 +92,15 @@ def start(
         bool,
         typer.Option("--native-tools", help="Send tools as the API's native `tools` parameter."),
     ] = False,
+    structured: Annotated[
+        bool,
+        typer.Option(
+            "--structured/--free-form",
+            help="Judge replies: structured output (a JSON schema where the API accepts one; "
+            "constrained decoding on transformers) or free text read strictly with one repair "
+            "turn.",
+        ),
+    ] = True,
     gold: Annotated[str | None, typer.Option(help="Only items with this gold label.")] = None,
     tools: Annotated[str | None, typer.Option(help="Only items with 0, 1 or 2+ tools.")] = None,
     limit: Annotated[int | None, typer.Option(help="At most this many items.")] = None,
@@ -128,6 +137,7 @@ def start(
             dtype=dtype,
             bos=bos,
             native_tools=native_tools,
+            structured=structured,
             item_filter=item_filter,
             limit=limit,
         )

@@ -83,6 +83,9 @@ class RunConfig:
     batch_size: int = 8
     device: str = "auto"
     native_tools: bool = False
+    structured: bool = True
+    """Judge: ask for structured output (a JSON schema where the API accepts one; constrained
+    decoding locally); False: free text, read strictly, one repair turn."""
     item_filter: dict[str, Any] = field(default_factory=dict)
     limit: int | None = None
     timeout_s: float = 60.0

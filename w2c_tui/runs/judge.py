@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from w2c_tui.domain.labels import LABELS, Label
-from w2c_tui.domain.runs import RunStartError
+from w2c_tui.domain.labels import LABELS, Label, VerdictStatus
+from w2c_tui.domain.runs import RunStartError, Task, TaskResult
 
 PROMPTS_DIR = Path(__file__).with_name("judge_prompts")
 DEFAULT_JUDGE_PROMPT = "when2call-judge-v1"
@@ -43,6 +43,8 @@ REPAIR_REQUEST = (
     'and nothing else: {"classification": "<label>"}'
 )
 """The single repair turn (the official rewrite request, in our words)."""
+RAW_TURN_SEPARATOR = "\n--- repair turn ---\n"
+"""Joins the judge's replies in `raw` when the repair turn was used."""
 
 _PLACEHOLDER = re.compile(r"\{(tools|question|response)\}")
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
@@ -154,3 +156,38 @@ def judge_response_format() -> dict[str, Any]:
         "type": "json_schema",
         "json_schema": {"name": "when2call_classification", "strict": True, "schema": schema},
     }
+
+
+def judge_messages(prompt: JudgePrompt, task: Task) -> list[dict[str, Any]]:
+    """The first turn: the prompt filled with the task's question, tools and response."""
+    assert task.response_text is not None
+    text = render_judge_prompt(prompt, task.question, task.tools, task.response_text)
+    return [{"role": "user", "content": text}]
+
+
+def repair_messages(messages: list[dict[str, Any]], reply: str) -> list[dict[str, Any]]:
+    """The conversation extended by the judge's unreadable reply and the repair request."""
+    return [
+        *messages,
+        {"role": "assistant", "content": reply},
+        {"role": "user", "content": REPAIR_REQUEST},
+    ]
+
+
+def judge_result(
+    task: Task, prompt: JudgePrompt, replies: Sequence[str], structured: bool
+) -> TaskResult:
+    """The verdict of the last reply (`replies` holds one, or two when the repair turn ran):
+    its label, or `invalid` with every reply kept in `raw`; never a label no reply states."""
+    reading = parse_judge_reply(replies[-1])
+    meta: dict[str, Any] = {"judge_prompt": prompt.version}
+    if reading.problem:
+        meta["problem"] = reading.problem
+    return TaskResult(
+        task=task,
+        label=reading.label,
+        status=VerdictStatus.OK if reading.label is not None else VerdictStatus.INVALID,
+        raw=RAW_TURN_SEPARATOR.join(replies),
+        scores={"structured": structured, "repaired": len(replies) > 1, "fenced": reading.fenced},
+        meta=meta,
+    )

@@ -17,6 +17,8 @@ import hashlib
 import re
 from collections.abc import Sequence
 
+from w2c_tui.domain.labels import Label, VerdictStatus
+from w2c_tui.domain.runs import Task, TaskResult
 from w2c_tui.runs.judge import render_tools
 
 MCQ_INDEX_PROMPT_NAME = "w2c-mcq-index-v1"
@@ -59,3 +61,31 @@ def parse_mcq_index(text: str) -> int | None:
     """The chosen option 0–3, or None when the reply holds no standalone digit 0–3."""
     match = _FULL.fullmatch(text) or _FIRST.search(text)
     return int(match.group(1)) if match else None
+
+
+def option_labels(task: Task) -> list[Label]:
+    """The labels of `task.answers` in their order; ValueError unless it is the four labels."""
+    labels = [Label.parse(name) for name, _ in task.answers]
+    if sorted(label.option for label in labels) != [0, 1, 2, 3]:
+        raise ValueError(f"expected the four When2Call answers, got {[n for n, _ in task.answers]}")
+    return labels
+
+
+def mcq_index_messages(task: Task) -> list[dict[str, str]]:
+    """The classifier's messages for a task (its answers in their order, numbered 0–3)."""
+    option_labels(task)
+    return render_mcq_index_messages(task.question, task.tools, [t for _, t in task.answers])
+
+
+def mcq_index_result(task: Task, reply: str) -> TaskResult:
+    """The chosen option's label, or `invalid` with the raw reply (never a guessed label)."""
+    index = parse_mcq_index(reply)
+    if index is None:
+        return TaskResult(task=task, status=VerdictStatus.INVALID, raw=reply)
+    return TaskResult(
+        task=task,
+        label=option_labels(task)[index],
+        status=VerdictStatus.OK,
+        raw=reply,
+        scores={"index": index},
+    )

@@ -4,20 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from w2c_tui.domain.labels import VerdictStatus
 from w2c_tui.domain.runs import Task, TaskResult
 from w2c_tui.runs.api.calls import Api, refuses
 from w2c_tui.runs.api.retry import Attempts
 from w2c_tui.runs.judge import (
-    REPAIR_REQUEST,
     JudgePrompt,
+    judge_messages,
     judge_response_format,
+    judge_result,
     parse_judge_reply,
-    render_judge_prompt,
+    repair_messages,
 )
-
-RAW_TURN_SEPARATOR = "\n--- repair turn ---\n"
-"""Joins the judge's replies in `raw` when the repair turn was used."""
 
 
 async def ask(api: Api, attempts: Attempts, messages: list[dict[str, Any]]) -> tuple[str, bool]:
@@ -27,7 +24,7 @@ async def ask(api: Api, attempts: Attempts, messages: list[dict[str, Any]]) -> t
     parsed as strictly as without it."""
     import openai
 
-    if api.endpoint.structured is not False:
+    if api.config.structured and api.endpoint.structured is not False:
         try:
             completion = await api.chat(attempts, messages, response_format=judge_response_format())
             api.endpoint.structured = True
@@ -49,29 +46,11 @@ async def judge(api: Api, prompt: JudgePrompt, task: Task, attempts: Attempts) -
     """A verdict on `task.response_text`; never a label the replies do not state."""
     if task.response_text is None:
         return TaskResult(task=task, error="the task has no response to judge")
-    text = render_judge_prompt(prompt, task.question, task.tools, task.response_text)
-    messages: list[dict[str, Any]] = [{"role": "user", "content": text}]
+    messages = judge_messages(prompt, task)
     reply, structured = await ask(api, attempts, messages)
     replies = [reply]
-    reading = parse_judge_reply(reply)
-    repaired = reading.label is None
-    if repaired:
-        messages += [
-            {"role": "assistant", "content": reply},
-            {"role": "user", "content": REPAIR_REQUEST},
-        ]
-        reply, again = await ask(api, attempts, messages)
-        structured = structured or again
-        replies.append(reply)
-        reading = parse_judge_reply(reply)
-    meta: dict[str, Any] = {"judge_prompt": prompt.version}
-    if reading.problem:
-        meta["problem"] = reading.problem
-    return TaskResult(
-        task=task,
-        label=reading.label,
-        status=VerdictStatus.OK if reading.label is not None else VerdictStatus.INVALID,
-        raw=RAW_TURN_SEPARATOR.join(replies),
-        scores={"structured": structured, "repaired": repaired, "fenced": reading.fenced},
-        meta=meta,
-    )
+    if parse_judge_reply(reply).label is None:
+        again, repaired_structured = await ask(api, attempts, repair_messages(messages, reply))
+        structured = structured or repaired_structured
+        replies.append(again)
+    return judge_result(task, prompt, replies, structured)

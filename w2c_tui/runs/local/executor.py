@@ -8,6 +8,7 @@ from typing import Any
 
 from w2c_tui.domain.runs import Method, RunConfig, RunStartError, Task
 from w2c_tui.runs.executor import Emit, ShouldStop
+from w2c_tui.runs.judge import JudgePrompt, load_judge_prompt
 from w2c_tui.runs.local.loading import (
     LoadedModel,
     config_hash,
@@ -15,25 +16,33 @@ from w2c_tui.runs.local.loading import (
     resolve_device,
     resolve_dtype,
 )
+from w2c_tui.runs.mcq_index import mcq_index_prompt_version
 from w2c_tui.runs.prompts import CHAT, TemplateError, check_template, template_hash
+from w2c_tui.runs.prompts.chat import chat_template_hash
 
-SUPPORTED = (Method.MCQ_LOGPROB, Method.GENERATE)
+NO_CHAT_TEMPLATE = "judge and mcq_index need a chat model (an instruct model with a chat template)"
+
+CHAT_METHODS = (Method.JUDGE, Method.MCQ_INDEX)
 
 
 class TransformersExecutor:
-    """Runs MCQ_LOGPROB (lm-eval ≤ 0.4.9.1 semantics, shared-context KV cache) or GENERATE."""
+    """Runs MCQ_LOGPROB (lm-eval ≤ 0.4.9.1 semantics, shared-context KV cache), GENERATE, and
+    JUDGE or MCQ_INDEX on a chat model (`runs/local/chat.py`)."""
 
     def __init__(self, config: RunConfig) -> None:
         self.config = config
         self._loaded: LoadedModel | None = None
+        self._judge_prompt: JudgePrompt | None = None
+
+    def _prompt(self) -> JudgePrompt:
+        if self._judge_prompt is None:
+            self._judge_prompt = load_judge_prompt(self.config.judge_prompt)
+        return self._judge_prompt
 
     def _check_config(self) -> None:
         config = self.config
-        if config.method not in SUPPORTED:
-            raise RunStartError(
-                f"method {config.method.value!r} is not supported by the transformers backend "
-                "yet; use --backend openai"
-            )
+        if config.method is Method.JUDGE:
+            self._prompt()
         if config.batch_size < 1:
             raise RunStartError(f"--batch-size must be at least 1, got {config.batch_size}")
         try:
@@ -48,6 +57,10 @@ class TransformersExecutor:
             device = resolve_device(self.config.device)
             self._loaded = load(self.config.model, device, resolve_dtype(self.config.dtype, device))
         tok = self._loaded.tokenizer
+        if self.config.method in CHAT_METHODS and not getattr(tok, "chat_template", None):
+            raise RunStartError(
+                f"the tokenizer of {self.config.model!r} has no chat template: {NO_CHAT_TEMPLATE}"
+            )
         if self.config.template == CHAT and not getattr(tok, "chat_template", None):
             raise RunStartError(
                 f"the tokenizer of {self.config.model!r} has no chat template: use "
@@ -72,7 +85,8 @@ class TransformersExecutor:
 
         loaded = self._model()
         model = self.config.model
-        path = Path(model).expanduser()
+        if self.config.method in CHAT_METHODS:
+            return self._describe_chat(loaded, torch.__version__, transformers.__version__)
         return {
             "backend": "transformers",
             "torch": torch.__version__,
@@ -84,11 +98,33 @@ class TransformersExecutor:
             "bos": self.config.bos,
             "batch_size": self.config.batch_size,
             "max_length": loaded.max_length,
-            "model_path": str(path.resolve()) if path.exists() else model,
+            "model_path": _model_path(model),
             "model_config_hash": config_hash(model),
             "semantics": "lm-eval<=0.4.9.1 loglikelihood, empty target delimiter",
             **self._mcq_plan(loaded),
         }
+
+    def _describe_chat(self, loaded: LoadedModel, torch: str, transformers: str) -> dict[str, Any]:
+        """For JUDGE and MCQ_INDEX: the prompt version (the rater's identity), decoding, device."""
+        config = self.config
+        info: dict[str, Any] = {
+            "backend": "transformers",
+            "torch": torch,
+            "transformers": transformers,
+            "device": loaded.device,
+            "dtype": loaded.dtype,
+            "batch_size": config.batch_size,
+            "model_path": _model_path(config.model),
+            "model_config_hash": config_hash(config.model),
+            "chat_template_hash": chat_template_hash(loaded.tokenizer),
+            "temperature": config.temperature,
+        }
+        if config.method is Method.JUDGE:
+            info["judge_prompt_version"] = self._prompt().version
+            info["structured_output"] = "constrained decoding" if config.structured else False
+        else:
+            info["mcq_prompt_version"] = mcq_index_prompt_version()
+        return info
 
     def _mcq_plan(self, loaded: LoadedModel) -> dict[str, Any]:
         """How log-prob scoring runs here (items per forward pass, prefix reuse)."""
@@ -114,6 +150,18 @@ class TransformersExecutor:
             McqRunner(loaded, config.template, config.bos, config.batch_size).run(
                 tasks, emit, should_stop
             )
+        elif config.method in CHAT_METHODS:
+            from w2c_tui.runs.local.chat import ChatRunner
+
+            ChatRunner(
+                loaded,
+                config.method,
+                prompt=self._prompt() if config.method is Method.JUDGE else None,
+                batch_size=config.batch_size,
+                temperature=config.temperature,
+                max_tokens=config.max_tokens,
+                structured=config.structured,
+            ).run(tasks, emit, should_stop)
         else:
             from w2c_tui.runs.local.generate import GenerateRunner
 
@@ -125,3 +173,8 @@ class TransformersExecutor:
                 config.temperature,
                 config.max_tokens,
             ).run(tasks, emit, should_stop)
+
+
+def _model_path(model: str) -> str:
+    path = Path(model).expanduser()
+    return str(path.resolve()) if path.exists() else model

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from w2c_tui.domain.runs import Task
@@ -15,20 +16,28 @@ class ChatTemplateError(ValueError):
 
 def chat_prompt(tokenizer: Any, task: Task, with_tools: bool = True) -> str:
     """`apply_chat_template([user question], tools=parsed tools, add_generation_prompt=True)`."""
-    if not getattr(tokenizer, "chat_template", None):
-        raise ChatTemplateError(
-            "the tokenizer has no chat template; use a --template (e.g. when2call-default)"
-        )
     tools = [json.loads(tool) for tool in task.tools] if with_tools and task.tools else None
+    return render_chat(tokenizer, [{"role": "user", "content": task.question}], task.uuid, tools)
+
+
+def render_chat(
+    tokenizer: Any,
+    messages: Sequence[dict[str, Any]],
+    uuid: str,
+    tools: list[Any] | None = None,
+    *,
+    advice: str = "use a --template (e.g. when2call-default)",
+) -> str:
+    """The conversation through the tokenizer's chat template, ready for the assistant's turn;
+    ChatTemplateError (naming the item) when there is no template or it fails."""
+    if not getattr(tokenizer, "chat_template", None):
+        raise ChatTemplateError(f"the tokenizer has no chat template; {advice}")
     try:
         text = tokenizer.apply_chat_template(
-            [{"role": "user", "content": task.question}],
-            tools=tools,
-            add_generation_prompt=True,
-            tokenize=False,
+            list(messages), tools=tools, add_generation_prompt=True, tokenize=False
         )
     except Exception as exc:  # jinja errors, raise_exception() in templates, bad tool specs
-        raise ChatTemplateError(f"the chat template failed on item {task.uuid}: {exc}") from exc
+        raise ChatTemplateError(f"the chat template failed on item {uuid}: {exc}") from exc
     return str(text)
 
 

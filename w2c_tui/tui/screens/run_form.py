@@ -99,7 +99,13 @@ class RunForm(ModalScreen[RunConfig | None]):
                     prompt="tools: any",
                     id="tools",
                 )
-            yield Checkbox("send tools as the API's native `tools` parameter", id="native")
+            with Horizontal(classes="dialog--row"):
+                yield Checkbox("send tools as the API's native `tools` parameter", id="native")
+                yield Checkbox(
+                    "judge: structured output (JSON schema / constrained)",
+                    value=True,
+                    id="structured",
+                )
             with Horizontal(classes="dialog--buttons"):
                 yield Button("Start", variant="primary", id="start")
                 yield Button("Cancel", id="cancel")
@@ -145,6 +151,7 @@ class RunForm(ModalScreen[RunConfig | None]):
             limit=limit,
             item_filter=item_filter,
             native_tools=self.query_one("#native", Checkbox).value,
+            structured=self.query_one("#structured", Checkbox).value,
         )
         self.dismiss(config)
 

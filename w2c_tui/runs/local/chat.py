@@ -1,0 +1,186 @@
+"""JUDGE and MCQ_INDEX on a local chat model (its tokenizer's chat template), in batches.
+
+The judge follows the same protocol as over the API (`runs/judge.py`): the versioned prompt as
+one user turn; with `structured` (the default) the reply is constrained to the four JSON objects
+`{"classification": "<label>"}` — the local counterpart of a JSON-schema response format, done
+with `prefix_allowed_tokens_fn` over the token ids of those four replies — otherwise it is free
+text, read strictly, with one repair turn for unreadable replies, and still unreadable means an
+`invalid` verdict with every reply kept. The MCQ-index classifier is never constrained: it is
+parsed as over the API (one digit 0–3, else the first standalone one, else `invalid`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from w2c_tui.domain.runs import Method, Task, TaskResult
+from w2c_tui.runs.executor import Emit, ShouldStop
+from w2c_tui.runs.judge import (
+    JUDGE_LABELS,
+    JudgePrompt,
+    judge_messages,
+    judge_result,
+    parse_judge_reply,
+    repair_messages,
+)
+from w2c_tui.runs.local.executor import NO_CHAT_TEMPLATE
+from w2c_tui.runs.local.generate import (
+    AllowedTokens,
+    Generated,
+    generate_batch,
+    sample_seed,
+    split_on_failure,
+    stop_tokens,
+)
+from w2c_tui.runs.local.loading import LoadedModel
+from w2c_tui.runs.mcq_index import mcq_index_messages, mcq_index_result
+from w2c_tui.runs.prompts.chat import render_chat
+
+Messages = list[dict[str, str]]
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """Generation restricted to a few exact replies: the step function and the longest reply."""
+
+    allowed: AllowedTokens
+    max_tokens: int
+
+
+def reply_constraint(loaded: LoadedModel, replies: Sequence[str]) -> Constraint:
+    """Allow exactly the token sequences of `replies` (each tokenised on its own), then the end
+    of the turn; every prefix that matches none of them may only end."""
+    tok = loaded.tokenizer
+    sequences = [list(tok(reply, add_special_tokens=False)["input_ids"]) for reply in replies]
+    stops = stop_tokens(loaded)
+    end = tok.eos_token_id if tok.eos_token_id in stops else min(stops, default=None)
+    closing = [end] if end is not None else [loaded.pad_id]
+
+    def allowed(prefix: list[int]) -> list[int]:
+        n = len(prefix)
+        following = {s[n] for s in sequences if len(s) > n and s[:n] == prefix}
+        return sorted(following) if following else closing
+
+    longest = max(len(s) for s in sequences)
+    return Constraint(allowed, longest + (1 if end is not None else 0))
+
+
+def judge_replies() -> list[str]:
+    """The four replies a structured judge may give (as `json.dumps` writes them)."""
+    return [json.dumps({"classification": label}) for label in JUDGE_LABELS]
+
+
+class ChatRunner:
+    """Runs JUDGE (with `prompt`) or MCQ_INDEX over tasks, `batch_size` prompts per pass."""
+
+    def __init__(
+        self,
+        loaded: LoadedModel,
+        method: Method,
+        *,
+        prompt: JudgePrompt | None,
+        batch_size: int,
+        temperature: float,
+        max_tokens: int,
+        structured: bool,
+    ) -> None:
+        assert method in (Method.JUDGE, Method.MCQ_INDEX)
+        assert method is Method.MCQ_INDEX or prompt is not None
+        self.loaded = loaded
+        self.method = method
+        self.prompt = prompt
+        self.batch_size = max(1, batch_size)
+        self.temperature = temperature
+        self.max_tokens = max_tokens
+        self.constraint = (
+            reply_constraint(loaded, judge_replies())
+            if structured and method is Method.JUDGE
+            else None
+        )
+
+    @property
+    def structured(self) -> bool:
+        """Judge replies are constrained to the four JSON objects."""
+        return self.constraint is not None
+
+    def ids(self, messages: Messages, task: Task) -> list[int]:
+        """The conversation's token ids, ready for the assistant's turn (the chat template
+        writes any BOS itself, so the tokenizer adds no special tokens)."""
+        text = render_chat(self.loaded.tokenizer, messages, task.uuid, advice=NO_CHAT_TEMPLATE)
+        return list(self.loaded.tokenizer(text, add_special_tokens=False)["input_ids"])
+
+    def _messages(self, task: Task) -> Messages:
+        if self.method is Method.MCQ_INDEX:
+            return mcq_index_messages(task)
+        assert self.prompt is not None
+        if task.response_text is None:
+            raise ValueError("the task has no response to judge")
+        return judge_messages(self.prompt, task)
+
+    def _generate(self, conversations: list[tuple[Task, Messages]]) -> list[Generated]:
+        prompts = [self.ids(messages, task) for task, messages in conversations]
+        constraint = self.constraint
+        return generate_batch(
+            self.loaded,
+            prompts,
+            constraint.max_tokens if constraint else self.max_tokens,
+            self.temperature,
+            sample_seed(conversations[0][0]),
+            constraint.allowed if constraint else None,
+        )
+
+    def _compute(self, batch: list[tuple[Task, Messages]]) -> list[TaskResult]:
+        if not batch:
+            return []
+        first = [out.text for out in self._generate(batch)]
+        if self.method is Method.MCQ_INDEX:
+            return [
+                mcq_index_result(task, reply) for (task, _), reply in zip(batch, first, strict=True)
+            ]
+        assert self.prompt is not None
+        unread = [
+            (i, (task, repair_messages(messages, first[i])))
+            for i, (task, messages) in enumerate(batch)
+            if parse_judge_reply(first[i]).label is None
+        ]
+        second: dict[int, str] = {}
+        if unread:
+            outputs = self._generate([conversation for _, conversation in unread])
+            second = {i: out.text for (i, _), out in zip(unread, outputs, strict=True)}
+        return [
+            judge_result(
+                task,
+                self.prompt,
+                [first[i]] if i not in second else [first[i], second[i]],
+                self.structured,
+            )
+            for i, (task, _) in enumerate(batch)
+        ]
+
+    def _batch(self, tasks: list[Task]) -> list[TaskResult]:
+        prepared: list[tuple[Task, Messages]] = []
+        errors: list[TaskResult] = []
+        for task in tasks:
+            try:
+                messages = self._messages(task)
+                self.ids(messages, task)  # a template failure is this task's error
+            except Exception as exc:
+                errors.append(TaskResult(task=task, error=f"cannot render the prompt: {exc}"))
+                continue
+            prepared.append((task, messages))
+        where = "judging" if self.method is Method.JUDGE else "choosing an option"
+        return errors + split_on_failure(prepared, self._compute, _task, where)
+
+    def run(self, tasks: Sequence[Task], emit: Emit, should_stop: ShouldStop) -> None:
+        """Every task, emitting each batch's results as it finishes."""
+        for start in range(0, len(tasks), self.batch_size):
+            if should_stop():
+                return
+            for result in self._batch(list(tasks[start : start + self.batch_size])):
+                emit(result)
+
+
+def _task(pair: tuple[Task, Messages]) -> Task:
+    return pair[0]
