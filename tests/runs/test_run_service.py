@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
@@ -33,8 +33,10 @@ class FakeExecutor:
         fail_uuid: str | None = None,
         stop_after: int | None = None,
         cannot_start: str | None = None,
+        label_of: Callable[[Task], Label] | None = None,
     ) -> None:
         self.config = config
+        self.label_of = label_of or (lambda task: Label.TOOL_CALL)
         self.fail_uuid = fail_uuid
         self.stop_after = stop_after
         self.cannot_start = cannot_start
@@ -60,7 +62,7 @@ class FakeExecutor:
                 emit(
                     TaskResult(
                         task=task,
-                        label=Label.TOOL_CALL,
+                        label=self.label_of(task),
                         status=VerdictStatus.OK,
                         raw='{"classification": "tool_call"}',
                         scores={"loglikelihoods": [-4.0, -1.0, -3.0, -2.0]},
@@ -116,6 +118,43 @@ def test_kill_and_resume_finishes_each_task_exactly_once(
             (run_id,),
         ).fetchall()
     assert len(per_task) == 16 and all(count == 1 for _, _, count in per_task)
+
+
+def test_repeats_of_a_verdict_method_give_its_stability(
+    demo: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first_two = {item.item_id for item in demo.store.ratings.items("demo")[:2]}
+
+    def flips(task: Task) -> Label:  # the third sample of the first two items changes its mind
+        return (
+            Label.DIRECT
+            if task.sample_index == 2 and task.item_id in first_two
+            else (Label.TOOL_CALL)
+        )
+
+    use(monkeypatch, label_of=flips)
+    run_id = demo.runs.create(config(Method.MCQ_INDEX, limit=6, repeats=3))
+    assert demo.runs.execute(run_id).n_done == 18
+    [row] = demo.metrics.metrics("demo", raters=["mcq-index:tiny"])
+    assert row.metrics.n_scored == 6  # sample 0 is the verdict; repeats do not add units
+    stab = row.stability
+    assert stab is not None and stab["over"] == "repeats"
+    assert (stab["k"], stab["n_processed"]) == (3, 6)
+    assert stab["over_processed"]["stability_at_k"] == pytest.approx(4 / 6)
+    assert stab["over_processed"]["mean_flip_rate"] == pytest.approx((2 * 0.5) / 6)
+    readings = demo.metrics.readings("demo")
+    assert {
+        readings.values[(u.key, "mcq-index:tiny")]
+        for u in readings.units
+        if (u.key, "mcq-index:tiny") in readings.values
+    } == {Label.TOOL_CALL}
+
+    use(monkeypatch)  # a newer run of the same rater: only its own repeats count
+    again = demo.runs.create(config(Method.MCQ_INDEX, limit=6, repeats=2))
+    demo.runs.execute(again)
+    [row] = demo.metrics.metrics("demo", raters=["mcq-index:tiny"])
+    assert row.stability is not None and row.stability["k"] == 2
+    assert row.stability["over_processed"]["stability_at_k"] == 1.0
 
 
 def test_recording_twice_is_refused(demo: Services, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,6 +8,7 @@ import typer
 
 from w2c_tui.cli.context import console as make_console
 from w2c_tui.cli.context import print_json, services
+from w2c_tui.io.numbers import STABILITY_HEADERS, stability_cells
 
 if TYPE_CHECKING:
     from w2c_tui.services.metrics import RaterMetrics
@@ -107,6 +108,19 @@ def _print(dataset: str, against: str, rows: list[RaterMetrics], confusion: bool
             pct(m.invalid_rate),
         )
     console.print(table)
+    stable = [row for row in rows if row.stability]
+    if stable:
+        repeats = Table(
+            "rater",
+            "target model",
+            *STABILITY_HEADERS,
+            title="stability over k repeats (--repeats) or k responses per unit",
+        )
+        for row in stable:
+            assert row.stability is not None
+            cells = stability_cells(row.stability)
+            repeats.add_row(row.rater.key, row.target_model or "all", *cells)
+        console.print(repeats)
     if not confusion:
         return
     for row in rows:

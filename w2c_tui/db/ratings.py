@@ -8,7 +8,7 @@ from sqlmodel import Session, col, select
 
 from w2c_tui.db.common import dataset_row, target_model_names
 from w2c_tui.db.convert import loads, to_rater
-from w2c_tui.db.tables import ItemRow, RaterRow, VerdictRow
+from w2c_tui.db.tables import ItemRow, RaterRow, RunResultRow, VerdictRow
 from w2c_tui.domain.labels import Label, VerdictStatus
 from w2c_tui.domain.models import ItemFacts, Rater, Rating
 
@@ -58,11 +58,13 @@ class RatingQueries:
                     col(VerdictRow.status),
                     col(VerdictRow.scores_json),
                     col(VerdictRow.created_at),
+                    col(VerdictRow.run_id),
                 )
                 .join(ItemRow, col(ItemRow.id) == col(VerdictRow.item_id))
                 .where(col(ItemRow.dataset_id) == ds.id, col(VerdictRow.is_current).is_(True))
                 .order_by(col(ItemRow.position), col(VerdictRow.id))
             ).all()
+            repeats = self._repeats(session, ds.id)
             return [
                 Rating(
                     item_id=item_id,
@@ -74,6 +76,9 @@ class RatingQueries:
                     status=VerdictStatus(status),
                     scores=loads(scores),
                     created_at=created,
+                    repeats=tuple(repeats.get((run_id, rater_id, item_id, response_id), ()))
+                    if run_id is not None
+                    else (),
                 )
                 for (
                     item_id,
@@ -85,5 +90,33 @@ class RatingQueries:
                     status,
                     scores,
                     created,
+                    run_id,
                 ) in rows
             ]
+
+    @staticmethod
+    def _repeats(
+        session: Session, dataset_id: int | None
+    ) -> dict[tuple[int, int, int, int | None], list[tuple[Label | None, VerdictStatus]]]:
+        """Verdicts of samples ≥ 1 of runs with --repeats, by (run, rater, item, response), in
+        sample order (a run stores them next to its sample-0 verdict, not as current)."""
+        rows = session.execute(
+            sa_select(
+                col(RunResultRow.run_id),
+                col(VerdictRow.rater_id),
+                col(VerdictRow.item_id),
+                col(VerdictRow.response_id),
+                col(VerdictRow.label),
+                col(VerdictRow.status),
+            )
+            .join(VerdictRow, col(VerdictRow.id) == col(RunResultRow.verdict_id))
+            .join(ItemRow, col(ItemRow.id) == col(VerdictRow.item_id))
+            .where(col(ItemRow.dataset_id) == dataset_id, col(RunResultRow.sample_index) > 0)
+            .order_by(col(RunResultRow.run_id), col(RunResultRow.sample_index))
+        ).all()
+        found: dict[tuple[int, int, int, int | None], list[tuple[Label | None, VerdictStatus]]] = {}
+        for run_id, rater_id, item_id, response_id, label, status in rows:
+            found.setdefault((run_id, rater_id, item_id, response_id), []).append(
+                (Label(label) if label else None, VerdictStatus(status))
+            )
+        return found

@@ -260,6 +260,9 @@ class Rating:
     status: VerdictStatus
     scores: dict[str, Any]
     created_at: datetime
+    repeats: tuple[tuple[Label | None, VerdictStatus], ...] = ()
+    """A run with --repeats: the verdicts of samples 1…k−1 of the same task, in sample order
+    (this rating is sample 0); empty otherwise."""
 
 
 @dataclass(frozen=True, slots=True)

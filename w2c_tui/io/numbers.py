@@ -29,3 +29,39 @@ def estimate_text(
     ci = est.get("ci")
     text = num(est["value"])
     return text + (f" [{num(ci[0], ci_digits)}, {num(ci[1], ci_digits)}]" if ci else "")
+
+
+STABILITY_HEADERS: tuple[str, ...] = (
+    "over",
+    "k",
+    "units",
+    "Stability@k",
+    "MeanCons@k",
+    "stable ✓",
+    "stable ✗",
+    "mode ✓",
+    "mean acc",
+    "norm. entropy",
+    "flip rate",
+)
+"""Column names of `stability_cells` (shares are over the units with at least one run)."""
+
+
+def stability_cells(stab: dict[str, Any]) -> list[str]:
+    """One stability document (metrics' `stability`) as table cells, in STABILITY_HEADERS order."""
+    k = stab.get("k")
+    ks = str(k) if k is not None else f"{stab.get('k_min')}–{stab.get('k_max')}"
+    values = stab.get("over_processed") or {}
+    return [
+        str(stab.get("over", "responses")),
+        ks,
+        str(stab.get("n_processed")),
+        pct(values.get("stability_at_k")),
+        pct(values.get("mean_consistency_at_k")),
+        pct(values.get("stable_and_correct_rate")),
+        pct(values.get("stable_but_wrong_rate")),
+        pct(values.get("mode_correct_rate")),
+        pct(values.get("mean_accuracy_across_runs")),
+        num(values.get("mean_normalized_entropy")),
+        num(values.get("mean_flip_rate")),
+    ]

@@ -6,7 +6,7 @@ import json
 from html import escape
 from typing import Any
 
-from w2c_tui.io.numbers import estimate_text, num, pct
+from w2c_tui.io.numbers import STABILITY_HEADERS, estimate_text, num, pct, stability_cells
 from w2c_tui.io.svg import data_uri, heatmap, intervals, reliability
 
 LABELS = ["direct", "tool_call", "request_for_info", "cannot_answer"]
@@ -348,6 +348,31 @@ def sections(dash: dict[str, Any]) -> list[tuple[str, list[str], list[Table]]]:
             ],
         )
     )
+    stable = [m for m in dash["metrics"] if m.get("stability")]
+    if stable:
+        out.append(
+            (
+                "Stability over repeats",
+                [
+                    "Over the rater's own k repeats where a run used --repeats, else over the "
+                    "target model's k responses per unit; shares are over the units with a run "
+                    "(API-suite definitions: Stability@k = all k agree)."
+                ],
+                [
+                    (
+                        ["rater", "target model", *STABILITY_HEADERS],
+                        [
+                            [
+                                m["rater"],
+                                m["target_model"] or "all",
+                                *stability_cells(m["stability"]),
+                            ]
+                            for m in stable
+                        ],
+                    )
+                ],
+            )
+        )
     return out
 
 

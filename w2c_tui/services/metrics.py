@@ -159,10 +159,13 @@ def _calibration(
 def _stability(
     readings: Readings, rater: RaterInfo, units: list[Any], gold: list[int]
 ) -> dict[str, Any] | None:
-    runs = [[code(v) for v in readings.series.get((u.key, rater.key), [])] for u in units]
-    if max((len(r) for r in runs), default=0) < 2:
-        return None
-    return stability(runs, gold).as_json()
+    """Over the rater's own repeats where a run made them (`--repeats`), else over the repeated
+    responses of the target model; `over` says which."""
+    for source, over in ((readings.samples, "repeats"), (readings.series, "responses")):
+        runs = [[code(v) for v in source.get((u.key, rater.key), [])] for u in units]
+        if max((len(r) for r in runs), default=0) >= 2:
+            return {**stability(runs, gold).as_json(), "over": over}
+    return None
 
 
 class MetricsService:

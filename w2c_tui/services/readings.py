@@ -67,6 +67,8 @@ class Readings:
     choice_lengths: dict[tuple[str, str], list[int]] = field(default_factory=dict)
     series: dict[tuple[str, str], list[Label | str]] = field(default_factory=dict)
     """Every response's reading, oldest first (for stability over repeated responses)."""
+    samples: dict[tuple[str, str], list[Label | str]] = field(default_factory=dict)
+    """The rater's own repeats (a run with --repeats): sample 0, 1, … of the current verdict."""
 
     def rater(self, key: str) -> RaterInfo:
         """The rater with this key."""
@@ -134,6 +136,9 @@ def build_readings(
         ):
             continue
         _add(readings, raters, unit, rating.rater, base, "label", value)
+        if rating.repeats:
+            again = [_value(status, label) for label, status in rating.repeats]
+            readings.samples[(unit.key, base)] = [v for v in (value, *again) if v is not None]
         if rating.rater.kind is RaterKind.MCQ_LOGPROB:
             _add_logprob(readings, raters, unit, rating, base)
     if include_gold:

@@ -9,7 +9,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from w2c_tui.io.numbers import estimate_text, pct
+from w2c_tui.io.numbers import STABILITY_HEADERS, estimate_text, pct, stability_cells
 from w2c_tui.io.numbers import num as fmt
 from w2c_tui.tui.widgets.charts import bar, interval_bar
 
@@ -310,7 +310,18 @@ def metrics(dash: dict[str, Any]) -> RenderableType:
         )
     if not dash["metrics"]:
         return Text("No rater readings with a gold label.", style="italic")
-    return t
+    stable = [m for m in dash["metrics"] if m.get("stability")]
+    if not stable:
+        return t
+    s = _table(
+        "rater",
+        "target model",
+        *STABILITY_HEADERS,
+        title="Stability over k repeats (runs with --repeats) or k responses per unit",
+    )
+    for m in stable:
+        s.add_row(m["rater"], m["target_model"] or "all", *stability_cells(m["stability"]))
+    return Group(t, Text(""), s)
 
 
 def _table(

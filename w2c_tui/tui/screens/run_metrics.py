@@ -11,8 +11,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from w2c_tui.io.numbers import STABILITY_HEADERS, pct, stability_cells
 from w2c_tui.io.numbers import num as fmt
-from w2c_tui.io.numbers import pct
 
 if TYPE_CHECKING:
     from w2c_tui.domain.runs import RunInfo
@@ -65,6 +65,10 @@ class RunMetricsDialog(ModalScreen[None]):
                     pct(m.invalid_rate),
                 )
                 yield Static(table)
+                if row.stability:
+                    repeats = Table(*STABILITY_HEADERS, title="stability")
+                    repeats.add_row(*stability_cells(row.stability))
+                    yield Static(repeats)
                 grid = Table("gold ↓ / rater →", *LABELS)
                 for label, counts in zip(LABELS, m.confusion, strict=True):
                     grid.add_row(label, *map(str, counts))
