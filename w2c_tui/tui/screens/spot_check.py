@@ -32,6 +32,7 @@ class SpotSettings:
     base_url: str = ""
     key_env: str = ""
     judge_model: str = ""
+    judge_backend: str = Backend.OPENAI.value
     judge_base_url: str = ""
     template: str = "when2call-default"
 
@@ -76,12 +77,21 @@ class SpotCheckDialog(ModalScreen[SpotSettings | None]):
             yield Input(
                 value=s.key_env, placeholder="env variable holding the API key", id="key-env"
             )
-            yield Input(
-                value=s.judge_model, placeholder="judge model (openai; empty: no judge)", id="judge"
-            )
+            with Horizontal(classes="dialog--row"):
+                yield Select(
+                    [(b.value, b.value) for b in Backend],
+                    value=s.judge_backend,
+                    allow_blank=False,
+                    id="judge-backend",
+                )
+                yield Input(
+                    value=s.judge_model,
+                    placeholder="judge model: path or API name (empty: no judge)",
+                    id="judge",
+                )
             yield Input(
                 value=s.judge_base_url,
-                placeholder="judge base URL (empty: the same)",
+                placeholder="judge base URL (openai judge; empty: the same)",
                 id="judge-url",
             )
             with Horizontal(classes="dialog--buttons"):
@@ -104,6 +114,7 @@ class SpotCheckDialog(ModalScreen[SpotSettings | None]):
             base_url=text("#base-url"),
             key_env=text("#key-env"),
             judge_model=text("#judge"),
+            judge_backend=str(self.query_one("#judge-backend", Select).value),
             judge_base_url=text("#judge-url"),
             template=self.settings.template,
         )
@@ -133,13 +144,14 @@ class SpotCheckDialog(ModalScreen[SpotSettings | None]):
         )
         judge = None
         if s.judge_model:
+            local = s.judge_backend == Backend.TRANSFORMERS.value
             judge = RunConfig(
                 method=Method.JUDGE,
-                backend=Backend.OPENAI,
+                backend=Backend(s.judge_backend),
                 model=s.judge_model,
                 dataset=self.dataset,
-                base_url=s.judge_base_url or s.base_url,
-                api_key_env=s.key_env or None,
+                base_url=None if local else (s.judge_base_url or s.base_url or None),
+                api_key_env=None if local else (s.key_env or None),
                 target_model=s.model,
             )
         return self.services.runs.spot_check(self.item_id, model, judge)
