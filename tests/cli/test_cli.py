@@ -114,3 +114,23 @@ def test_db_upgrade_reports_revision(db_url: str) -> None:
     assert code == 0 and "upgraded from revision empty" in out
     code, out, _ = w2c(db_url, "db", "upgrade")
     assert "already at revision" in out
+
+
+def test_a_manifest_folder_imports_file_by_file_and_dry_runs_write_nothing(db_url: str) -> None:
+    demo = Path(__file__).resolve().parents[2] / "datasets" / "demo"
+    code, out, _ = w2c(db_url, "import", str(demo), "--dry-run", "--json")
+    assert code == 0
+    dry = json.loads(out)
+    assert dry[0]["kind"] == "when2call_test" and len(dry) == 5
+    assert all(r["dry_run"] for r in dry) and dry[0]["items_new"] == 30
+    assert dry[1]["responses_new"] == 30 and "read and checked only" in dry[1]["notes"][-1]
+    code, out, _ = w2c(db_url, "datasets", "list", "--json")
+    assert json.loads(out) == []  # nothing written
+    code, out, _ = w2c(db_url, "import", str(demo), "--json")
+    reports = json.loads(out)
+    assert code == 0 and [r["dataset"] for r in reports] == ["demo"] * 5
+    assert sum(r["verdicts_new"] for r in reports) == 120  # 2 judge files + 2 log-prob files
+    code, out, _ = w2c(db_url, "import", str(demo), "--json")
+    assert all(
+        not (r["items_new"] or r["responses_new"] or r["verdicts_new"]) for r in json.loads(out)
+    )

@@ -23,7 +23,13 @@ KIND_HELP = (
 
 def import_files(
     ctx: typer.Context,
-    paths: Annotated[list[Path], typer.Argument(help="Files (JSONL) or an API-suite run folder.")],
+    paths: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Files (JSONL), an API-suite run folder, or a folder whose manifest.json "
+            "lists its files."
+        ),
+    ],
     dataset: Annotated[
         str | None,
         typer.Option(
@@ -52,7 +58,8 @@ def import_files(
 
     Items: the When2Call test files (MCQ and LLM-judge subset) and the train files (SFT,
     preference). Results: lm-evaluation-harness samples_*.jsonl (log-prob MCQ), the official
-    judge scripts' outputs, the API evaluation suite's run folder or checkpoint files.
+    judge scripts' outputs, the API evaluation suite's run folder or checkpoint files. A folder
+    whose manifest.json lists its files (as datasets/demo does) is imported file by file.
 
     Each file is validated first and stored whole or not at all: a bad line is reported with
     its file, line and field, and the command exits with status 2. Importing a file again
@@ -64,26 +71,34 @@ def import_files(
     reports: list[ImportReport] = []
     with services(ctx) as svc:
         for path in paths:
-            with _progress(path) as progress:
-                report = svc.imports.import_path(
-                    path,
-                    dataset=dataset,
-                    kind=kind,
-                    dry_run=dry_run,
-                    strict=strict,
-                    options=options,
-                    progress=progress,
+            if svc.imports.is_manifest_folder(path):
+                done = svc.imports.import_manifest(
+                    path / "manifest.json", dataset=dataset, dry_run=dry_run, strict=strict
                 )
-            reports.append(report)
-            if not json_out:
-                _print_report(report)
-            if report.items_changed:
-                typer.echo(
-                    f"warning: {path}: {len(report.items_changed)} item(s) differ from "
-                    "the stored version and were NOT updated (first: "
-                    f"{report.items_changed[0]})",
-                    err=True,
-                )
+            else:
+                with _progress(path) as progress:
+                    done = [
+                        svc.imports.import_path(
+                            path,
+                            dataset=dataset,
+                            kind=kind,
+                            dry_run=dry_run,
+                            strict=strict,
+                            options=options,
+                            progress=progress,
+                        )
+                    ]
+            for report in done:
+                reports.append(report)
+                if not json_out:
+                    _print_report(report)
+                if report.items_changed:
+                    typer.echo(
+                        f"warning: {report.path}: {len(report.items_changed)} item(s) differ "
+                        "from the stored version and were NOT updated (first: "
+                        f"{report.items_changed[0]})",
+                        err=True,
+                    )
     if json_out:
         print_json([asdict(r) for r in reports])
     if strict and any(r.items_changed for r in reports):

@@ -61,25 +61,79 @@ class ImportService:
         manifest_path = self.demo_manifest()
         if not manifest_path.exists():
             raise InputError(str(manifest_path), "the demo dataset is missing from this install")
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-        name = manifest.get("dataset", DEMO_DATASET)
-        reports = []
-        for entry in manifest["files"]:
+        return self.import_manifest(manifest_path, progress=progress)
+
+    @staticmethod
+    def is_manifest_folder(path: Path) -> bool:
+        """A folder whose manifest.json lists its files (`{"dataset", "files": [...]}`), as the
+        bundled demo's does."""
+        manifest = path / "manifest.json"
+        if not (path.is_dir() and manifest.is_file()):
+            return False
+        try:
+            data = json.loads(manifest.read_text(encoding="utf-8-sig"))
+        except (OSError, ValueError):
+            return False
+        return isinstance(data, dict) and isinstance(data.get("files"), list)
+
+    def import_manifest(
+        self,
+        manifest_path: Path,
+        *,
+        dataset: str | None = None,
+        dry_run: bool = False,
+        strict: bool = False,
+        progress: ProgressCallback | None = None,
+    ) -> list[ImportReport]:
+        """Import every file a manifest lists, in its order (items first), each whole or not at
+        all; entries may name the file's kind, target model, judge and scorer."""
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8-sig"))
+        name = dataset or manifest.get("dataset", DEMO_DATASET)
+        reports: list[ImportReport] = []
+        for number, entry in enumerate(manifest["files"], start=1):
+            if not isinstance(entry, dict) or not isinstance(entry.get("path"), str):
+                raise InputError(
+                    str(manifest_path), f"files[{number}]: expected an object with a 'path'"
+                )
             options = ReadOptions(
                 target_model=entry.get("target_model"),
                 judge=entry.get("judge"),
                 scorer=entry.get("scorer"),
             )
+            path = manifest_path.parent / entry["path"]
+            if dry_run and reports and not self._dataset_exists(name):
+                # the items are not stored on a dry run: results can only be read and checked
+                bundle = read_bundle(path, entry.get("kind"), options, progress)
+                reports.append(
+                    ImportReport(
+                        path=str(path),
+                        kind=bundle.kind,
+                        dataset=name,
+                        responses_new=len(bundle.responses),
+                        verdicts_new=len(bundle.verdicts),
+                        notes=(
+                            "read and checked only: its results attach by uuid to the items above "
+                            "once those are imported",
+                        ),
+                        dry_run=True,
+                    )
+                )
+                continue
             reports.append(
                 self.import_path(
-                    manifest_path.parent / entry["path"],
+                    path,
                     dataset=name,
                     kind=entry.get("kind"),
+                    dry_run=dry_run,
+                    strict=strict,
                     options=options,
                     progress=progress,
                 )
             )
         return reports
+
+    def _dataset_exists(self, name: str) -> bool:
+        return any(d.name == name for d in self._datasets.all())
 
     def store_is_empty(self) -> bool:
         """True when no dataset has been imported yet."""
