@@ -35,16 +35,18 @@ STABILITY_HEADERS: tuple[str, ...] = (
     "over",
     "k",
     "units",
-    "Stability@k",
-    "MeanCons@k",
-    "stable ✓",
-    "stable ✗",
-    "mode ✓",
-    "mean acc",
-    "norm. entropy",
-    "flip rate",
+    "Stab@k",
+    "Cons@k",
+    "stable✓",
+    "stable✗",
+    "mode✓",
+    "acc",
+    "entropy",
+    "flips",
 )
-"""Column names of `stability_cells` (shares are over the units with at least one run)."""
+"""Column names of `stability_cells` (shares are over the units with at least one run):
+Stability@k (all k agree), MeanConsistency@k, stable and correct, stable but wrong, mode
+correct, mean accuracy over the k, normalised entropy, flip rate."""
 
 
 def stability_cells(stab: dict[str, Any]) -> list[str]:

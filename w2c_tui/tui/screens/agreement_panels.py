@@ -317,8 +317,11 @@ def metrics(dash: dict[str, Any]) -> RenderableType:
         "rater",
         "target model",
         *STABILITY_HEADERS,
-        title="Stability over k repeats (runs with --repeats) or k responses per unit",
+        title="Stability over k repeats (runs with --repeats) or k responses per unit: "
+        "Stab@k all k agree, Cons@k mean share of the mode, entropy normalised",
     )
+    s.columns[0].min_width = 18
+    s.columns[1].min_width = 12
     for m in stable:
         s.add_row(m["rater"], m["target_model"] or "all", *stability_cells(m["stability"]))
     return Group(t, Text(""), s)

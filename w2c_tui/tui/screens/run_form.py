@@ -63,32 +63,36 @@ class RunForm(ModalScreen[RunConfig | None]):
                 placeholder="or a template file (Jinja) — overrides the choice above",
                 id="template-file",
             )
-            yield Input(
-                placeholder="target model (judge runs: whose responses; known: "
-                + (", ".join(self.models[:6]) or "none")
-                + ")",
-                id="target",
-            )
-            yield Input(
-                value="when2call-judge-v1",
-                placeholder="judge prompt name or file",
-                id="judge-prompt",
-            )
-            yield Input(
-                placeholder="base URL (openai backend), e.g. http://127.0.0.1:8000/v1",
-                id="base-url",
-            )
-            yield Input(
-                placeholder="name of the env variable with the API key, e.g. "
-                "OPENAI_API_KEY (the key itself is never stored)",
-                id="key-env",
-            )
+            with Horizontal(classes="dialog--row"):
+                yield Input(
+                    placeholder="target model: "
+                    + (", ".join(self.models[:3]) or "the model whose responses a judge reads"),
+                    id="target",
+                )
+                yield Input(
+                    value="when2call-judge-v1",
+                    placeholder="judge prompt name or file",
+                    id="judge-prompt",
+                )
+            with Horizontal(classes="dialog--row"):
+                yield Input(
+                    placeholder="base URL (openai backend)",
+                    id="base-url",
+                )
+                yield Input(
+                    placeholder="API key variable, e.g. OPENAI_API_KEY (never stored)",
+                    id="key-env",
+                )
+            with Horizontal(classes="dialog--row form-captions"):
+                for caption in ("concurrency", "repeats", "temperature", "limit"):
+                    yield Label(caption, classes="form-caption form-caption--number")
+                for caption in ("gold label", "tools"):
+                    yield Label(caption, classes="form-caption")
             with Horizontal(classes="dialog--row"):
                 yield Input(value="8", placeholder="concurrency", id="concurrency")
                 yield Input(value="1", placeholder="repeats", id="repeats")
                 yield Input(value="0.0", placeholder="temperature", id="temperature")
                 yield Input(placeholder="limit (items)", id="limit")
-            with Horizontal(classes="dialog--row"):
                 yield Select(
                     [(g, g) for g in ("tool_call", "request_for_info", "cannot_answer")],
                     prompt="gold: any",
@@ -100,12 +104,8 @@ class RunForm(ModalScreen[RunConfig | None]):
                     id="tools",
                 )
             with Horizontal(classes="dialog--row"):
-                yield Checkbox("send tools as the API's native `tools` parameter", id="native")
-                yield Checkbox(
-                    "judge: structured output (JSON schema / constrained)",
-                    value=True,
-                    id="structured",
-                )
+                yield Checkbox("tools as the API's native `tools`", id="native")
+                yield Checkbox("judge: structured output", value=True, id="structured")
             with Horizontal(classes="dialog--buttons"):
                 yield Button("Start", variant="primary", id="start")
                 yield Button("Cancel", id="cancel")
