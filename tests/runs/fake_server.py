@@ -16,6 +16,9 @@ faults. Behaviour is scripted by markers inside the request text:
 
 Tokeniser for /v1/completions: runs of word characters or single other characters, each with the
 whitespace before it (`\\s*\\w+|\\s*[^\\w\\s]|\\s+`); `token_logprob(token)` gives its log-prob.
+`prompt` is a string or a list of strings (one choice per prompt with its `index`, usage summed
+over the prompts, as vLLM answers); `list_prompts=False` refuses lists with a 400, and
+`batch_quirk` answers them in one of several odd ways.
 """
 
 from __future__ import annotations
@@ -94,6 +97,15 @@ class FakeOpenAI:
     """A BOS token's text put in front of echoed prompts when add_special_tokens is true."""
     display: Callable[[str], str] | None = None
     """How token strings are shown (e.g. byte-level 'Ġ' for spaces); offsets follow it."""
+    list_prompts: bool = True
+    """False: a list `prompt` on /v1/completions is refused with a 400 (one string only)."""
+    batch_quirk: str | None = None
+    """How a list `prompt` is answered: None (one choice per prompt, `index` set), "reversed"
+    (the same choices in reverse order), "short" (the last choice left out), "unindexed" (every
+    `index` 0), "usage" (usage counts the first prompt's tokens only)."""
+    silent_stop: bool = False
+    """True: prompts ending in "." generate no token (an EOS the reply leaves out) even when
+    max_tokens ≥ 1, and usage counts none for them."""
     seen: list[Seen] = field(default_factory=list)
     max_in_flight: int = 0
     _in_flight: int = 0
@@ -263,11 +275,54 @@ class FakeOpenAI:
         max_tokens = int(body.get("max_tokens", 16))
         if max_tokens == 0 and not self.zero_max_tokens:
             return _error(400, "max_tokens must be at least 1, got 0.", param="max_tokens")
-        prompt = str(body.get("prompt", ""))
+        prompt = body.get("prompt", "")
+        if isinstance(prompt, list):
+            if not self.list_prompts or not prompt:
+                return _error(400, "prompt must be a string", param="prompt")
+            prompts = [str(p) for p in prompt]
+        else:
+            prompts = [str(prompt)]
+        choices: list[dict[str, Any]] = []
+        counts: list[tuple[int, int]] = []
+        for index, text in enumerate(prompts):
+            choice, n_prompt, n_generated = self._completion_choice(body, text, max_tokens)
+            choices.append({"index": index, **choice})
+            counts.append((n_prompt, n_generated))
+        if isinstance(prompt, list):
+            if self.batch_quirk == "reversed":
+                choices.reverse()
+            elif self.batch_quirk == "short":
+                choices.pop()
+            elif self.batch_quirk == "unindexed":
+                choices = [{**choice, "index": 0} for choice in choices]
+            elif self.batch_quirk == "usage":
+                counts = counts[:1]
+        n_prompt, n_generated = sum(c[0] for c in counts), sum(c[1] for c in counts)
+        return _json(
+            200,
+            {
+                "id": "cmpl-fake",
+                "object": "text_completion",
+                "created": 0,
+                "model": body["model"],
+                "choices": choices,
+                "usage": {
+                    "prompt_tokens": n_prompt,
+                    "completion_tokens": n_generated,
+                    "total_tokens": n_prompt + n_generated,
+                },
+            },
+        )
+
+    def _completion_choice(
+        self, body: dict[str, Any], prompt: str, max_tokens: int
+    ) -> tuple[dict[str, Any], int, int]:
+        """One prompt's choice (without `index`), its prompt tokens and generated tokens."""
         tokens = tokenize(prompt)
         if self.bos is not None and body.get("add_special_tokens", True):
             tokens = [self.bos, *tokens]
-        generated = [GENERATED] if max_tokens >= 1 else []
+        silent = self.silent_stop and prompt.endswith(".")
+        generated = [GENERATED] if max_tokens >= 1 and not silent else []
         echoed = bool(body.get("echo")) and self.echo and self.logprobs
         shown = (tokens if echoed else []) + generated
         values: list[float | None] = []
@@ -290,23 +345,8 @@ class FakeOpenAI:
                 ],
             }
         text = (prompt if echoed else "") + "".join(generated)
-        return _json(
-            200,
-            {
-                "id": "cmpl-fake",
-                "object": "text_completion",
-                "created": 0,
-                "model": body["model"],
-                "choices": [
-                    {"index": 0, "text": text, "logprobs": logprobs, "finish_reason": "length"}
-                ],
-                "usage": {
-                    "prompt_tokens": len(tokens),
-                    "completion_tokens": len(generated),
-                    "total_tokens": len(tokens) + len(generated),
-                },
-            },
-        )
+        choice = {"text": text, "logprobs": logprobs, "finish_reason": "length"}
+        return choice, len(tokens), len(generated)
 
 
 def _json(

@@ -16,7 +16,14 @@ from fake_server import TOOL, make_task
 
 from w2c_tui.runs.api import _template
 from w2c_tui.runs.api.client import Redactor, public_url
-from w2c_tui.runs.api.echo import Echo, NoPromptLogprobs, Span
+from w2c_tui.runs.api.echo import (
+    BatchMismatch,
+    Echo,
+    NoPromptLogprobs,
+    Span,
+    read_echo,
+    read_echoes,
+)
 from w2c_tui.runs.api.retry import RetryPolicy, retry_after_seconds
 from w2c_tui.runs.api.tools import call_text, native_tools
 from w2c_tui.runs.prompts import DEFAULT, render
@@ -150,3 +157,62 @@ def test_offsets_that_do_not_match_the_text_give_way_to_token_counts() -> None:
 def test_importing_the_backend_does_not_import_openai() -> None:
     code = "import sys, w2c_tui.runs.api.executor; assert 'openai' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def _reply(choices: list[dict[str, object]], prompt_tokens: int | None) -> object:
+    completion = pytest.importorskip("openai.types").Completion
+    usage = None
+    if prompt_tokens is not None:
+        usage = {"prompt_tokens": prompt_tokens, "completion_tokens": 0, "total_tokens": 0}
+    # as the client builds replies: constructed, not validated (a token log-prob may be None)
+    return completion.construct(
+        id="x", object="text_completion", created=0, model="m", choices=choices, usage=usage
+    )
+
+
+def _choice(index: int | None, tokens: list[str]) -> dict[str, object]:
+    values = [None] + [-1.0 - i for i in range(1, len(tokens))]
+    choice: dict[str, object] = {
+        "text": "".join(tokens),
+        "finish_reason": "length",
+        "logprobs": {"tokens": tokens, "token_logprobs": values, "text_offset": None},
+    }
+    if index is not None:
+        choice["index"] = index
+    return choice
+
+
+def test_batched_echoes_follow_the_indexes_and_drop_the_generated_token() -> None:
+    # max_tokens=1: each choice ends with one generated token (" the"); usage sums the prompts
+    first, second = ["ab", " cd", " the"], ["x", " y", " z", " the"]
+    reply = _reply([_choice(1, second), _choice(0, first)], prompt_tokens=5)
+    echoes = read_echoes(reply, ["ab cd", "x y z"], 1)  # type: ignore[arg-type]
+    assert [e.tokens for e in echoes] == [["ab", " cd"], ["x", " y", " z"]]
+    assert echoes[1].logprobs == [None, -2.0, -3.0]
+    without_usage = read_echoes(
+        _reply([_choice(0, first), _choice(1, second)], None),  # type: ignore[arg-type]
+        ["ab cd", "x y z"],
+        1,
+    )
+    assert [e.n_prompt for e in without_usage] == [2, 3]
+    # one prompt: usage.prompt_tokens says how many tokens are the prompt's
+    single = read_echo(_reply([_choice(0, first)], 2), "ab cd", 1)  # type: ignore[arg-type]
+    assert single.tokens == ["ab", " cd"]
+
+
+@pytest.mark.parametrize(
+    ("choices", "prompt_tokens", "problem"),
+    [
+        ([_choice(0, ["ab", " cd"])], 2, "1 choices for 2 prompts"),
+        ([_choice(0, ["ab", " cd"]), _choice(0, ["x", " y"])], 4, "indexes"),
+        ([_choice(0, ["ab", " cd"]), _choice(None, ["x", " y"])], 4, "indexes"),
+        ([_choice(0, ["ab", " cd"]), _choice(2, ["x", " y"])], 4, "indexes"),
+        ([_choice(0, ["ab", " cd"]), _choice(1, ["x", " y"])], 3, "usage says 3"),
+    ],
+    ids=["a-choice-short", "duplicate-index", "no-index", "index-out-of-range", "usage"],
+)
+def test_batched_replies_that_do_not_match_their_prompts_raise(
+    choices: list[dict[str, object]], prompt_tokens: int, problem: str
+) -> None:
+    with pytest.raises(BatchMismatch, match=problem):
+        read_echoes(_reply(choices, prompt_tokens), ["ab cd", "x y"], 0)  # type: ignore[arg-type]

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from w2c_tui.domain.runs import RunConfig
 from w2c_tui.runs.api.client import Redactor
+from w2c_tui.runs.api.echo import BatchMismatch, Echo, NoPromptLogprobs, read_echo, read_echoes
 from w2c_tui.runs.api.retry import Attempts, RetryPolicy, error_text, with_retries
 
 T = TypeVar("T")
@@ -31,6 +33,13 @@ class Endpoint:
     """The server accepts vLLM's `add_special_tokens` (our BOS switch) on /completions."""
     max_tokens_param: str = "max_tokens"
     """`max_completion_tokens` where the server refuses `max_tokens` (OpenAI reasoning models)."""
+    batch_prompts: bool | None = None
+    """The server echoes the list form of `prompt` in one /completions request, one choice per
+    prompt (None: not tried yet; False: it refused, or answered in a way that cannot be matched
+    to the prompts, so texts go one request each)."""
+    echo_context: bool = False
+    """An MCQ split needed the context's own token count (offsets did not match the text): from
+    then on batched requests carry the context along with the four choices."""
 
 
 def refuses(exc: BaseException, *words: str) -> bool:
@@ -70,6 +79,7 @@ class Api:
         if checking:
             self.max_retries = min(self.max_retries, CHECK_RETRIES)
         self.rng = random.Random()
+        self._probing = asyncio.Lock()
 
     async def chat(
         self, attempts: Attempts, messages: list[dict[str, Any]], **extra: Any
@@ -105,12 +115,74 @@ class Api:
         """`/completions` echoing `text` with per-token log-probabilities, and the max_tokens sent
         (0, nothing generated, where the server allows it); adapts once to servers refusing 0 or
         the BOS switch."""
+        return await self._echo(attempts, text)
+
+    async def echo_many(self, attempts: Attempts, texts: Sequence[str]) -> tuple[Completion, int]:
+        """`/completions` echoing every text in one request (the list form of `prompt`: one choice
+        per text, matched by its `index`), and the max_tokens sent; adapts as `echo` does. A
+        refusal of the list itself is the caller's to handle (`echoes` does)."""
+        return await self._echo(attempts, list(texts))
+
+    async def echoes(self, attempts: Attempts, texts: Sequence[str]) -> tuple[list[Echo], bool]:
+        """Each text's echoed prompt, in order, and whether they came in one request.
+
+        Several texts go as one list-prompt request unless the server is known not to take it.
+        A batch the server refuses (400/422) or answers in a way that cannot be matched to the
+        texts (`read_echoes`) is asked again one text at a time, and while no batch has
+        succeeded yet that also marks the endpoint (`batch_prompts` False) for the rest of the
+        run; until the server's answer is known, one task at a time tries it."""
+        if len(texts) > 1 and self.endpoint.batch_prompts is not False:
+            if self.endpoint.batch_prompts is None:
+                async with self._probing:
+                    echoes = await self.echo_batch(attempts, texts)
+            else:
+                echoes = await self.echo_batch(attempts, texts)
+            if echoes is not None:
+                return echoes, True
+        singles = []
+        for text in texts:
+            completion, max_tokens = await self.echo(attempts, text)
+            singles.append(read_echo(completion, text, max_tokens))
+        return singles, False
+
+    async def echo_batch(self, attempts: Attempts, texts: Sequence[str]) -> list[Echo] | None:
+        """The texts' echoed prompts from one list-prompt request; None where the server refuses
+        it (400/422) or answers in a way that cannot be matched to the texts, and before any batch
+        has succeeded also where it fails in any other way (5xx after the retries, a broken
+        connection, an unreadable body): `batch_prompts` becomes False then, True on a success.
+        A refused key (401/403) is raised, as is any other failure once batches are known to
+        work (the task's error)."""
+        import openai
+
+        if self.endpoint.batch_prompts is False:
+            return None
+        try:
+            completion, max_tokens = await self.echo_many(attempts, texts)
+            echoes = read_echoes(completion, texts, max_tokens)
+        except (openai.AuthenticationError, openai.PermissionDeniedError):
+            raise
+        except (openai.APIError, ValueError, BatchMismatch, NoPromptLogprobs) as exc:
+            refused = (
+                openai.BadRequestError,
+                openai.UnprocessableEntityError,
+                BatchMismatch,
+                NoPromptLogprobs,
+            )
+            if self.endpoint.batch_prompts and not isinstance(exc, refused):
+                raise
+            if self.endpoint.batch_prompts is None:
+                self.endpoint.batch_prompts = False
+            return None
+        self.endpoint.batch_prompts = True
+        return echoes
+
+    async def _echo(self, attempts: Attempts, prompt: str | list[str]) -> tuple[Completion, int]:
         import openai
 
         while True:
             sent_bos, sent_max = self.endpoint.bos_switch, self.endpoint.echo_max_tokens
             try:
-                return await self._echo_once(attempts, text, sent_bos, sent_max), sent_max
+                return await self._echo_once(attempts, prompt, sent_bos, sent_max), sent_max
             except openai.APIStatusError as exc:
                 if sent_bos and refuses(exc, "add_special_tokens"):
                     self.endpoint.bos_switch = False
@@ -120,11 +192,11 @@ class Api:
                     raise
 
     async def _echo_once(
-        self, attempts: Attempts, text: str, bos_switch: bool, max_tokens: int
+        self, attempts: Attempts, prompt: str | list[str], bos_switch: bool, max_tokens: int
     ) -> Completion:
         params: dict[str, Any] = {
             "model": self.config.model,
-            "prompt": text,
+            "prompt": prompt,
             "echo": True,
             "logprobs": 1,
             "max_tokens": max_tokens,

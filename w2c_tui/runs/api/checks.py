@@ -12,6 +12,8 @@ from w2c_tui.runs.api.retry import Attempts, describe_error, with_retries
 
 PROBE_TEXT = "The quick brown fox jumps over the lazy dog."
 """What the echo probe scores: several tokens with any tokenizer."""
+PROBE_FIRST = "Hello."
+"""Sent before PROBE_TEXT in the list-prompt probe (a shorter text, so swapped choices show)."""
 
 
 def check_config(config: RunConfig) -> None:
@@ -73,7 +75,9 @@ async def check_endpoint(api: Api) -> None:
 
 async def _probe_echo(api: Api) -> None:
     """One echo request; NoPromptLogprobs unless the prompt's log-probs come back. A server that
-    fails max_tokens=0 in any way (`transformers serve` breaks the connection) is tried with 1."""
+    fails max_tokens=0 in any way (`transformers serve` breaks the connection) is tried with 1.
+    Then one request with two prompts in the list form of `prompt` learns whether the server
+    answers them in one go (`batch_prompts`; the second prompt must echo as it did alone)."""
     import openai
 
     try:
@@ -84,7 +88,11 @@ async def _probe_echo(api: Api) -> None:
             raise
         api.endpoint.echo_max_tokens = 1
         completion, max_tokens = await api.echo(Attempts(), PROBE_TEXT)
-    read_echo(completion, PROBE_TEXT, max_tokens)
+    alone = read_echo(completion, PROBE_TEXT, max_tokens)
+    if api.endpoint.batch_prompts is None:
+        batch = await api.echo_batch(Attempts(), [PROBE_FIRST, PROBE_TEXT])
+        if batch is not None and batch[1].tokens != alone.tokens:
+            api.endpoint.batch_prompts = False
 
 
 _JUDGE_PROBE = 'Reply with this JSON object and nothing else: {"classification": "direct"}'

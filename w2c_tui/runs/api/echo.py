@@ -9,6 +9,14 @@ the context's own token count instead (`span_by_count`, lm-eval's rule exactly).
 
 A reply without echoed prompt log-probabilities raises `NoPromptLogprobs`: we never score the
 token the server generated (the API suite's bug, WHEN2CALL_REFERENCE.md §4.4).
+
+Which echoed tokens are the prompt's: a reply to one prompt says so in `usage.prompt_tokens`
+(else all its tokens less the `max_tokens` generated). A reply to the list form of `prompt`
+(`read_echoes`) has one choice per prompt, matched by `choice.index`, and a usage summed over the
+prompts, so each choice's prompt is all its tokens less the `max_tokens` generated (with
+max_tokens 0, all of them; with 1, all but the last), and the sum of those counts must equal
+`usage.prompt_tokens` where the server sends it. A reply that does not add up raises
+`BatchMismatch`, and the caller asks again one prompt at a time.
 """
 
 from __future__ import annotations
@@ -18,7 +26,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from openai.types import Completion
+    from collections.abc import Sequence
+
+    from openai.types import Completion, CompletionChoice
 
 NO_ECHO_HELP = (
     "this endpoint does not return prompt log-probabilities (echo+logprobs); use vLLM or the "
@@ -28,6 +38,10 @@ NO_ECHO_HELP = (
 
 class NoPromptLogprobs(Exception):
     """The reply carries no log-probabilities for the echoed prompt."""
+
+
+class BatchMismatch(Exception):
+    """A reply to a list of prompts whose choices cannot be matched to the prompts one to one."""
 
 
 @dataclass(frozen=True)
@@ -107,16 +121,62 @@ def read_echo(completion: Completion, text: str, max_tokens: int) -> Echo:
     if not completion.choices:
         raise NoPromptLogprobs("the reply has no choices")
     choice = completion.choices[0]
+    usage = completion.usage
+    if usage is not None and usage.prompt_tokens > 0:
+        n_prompt = usage.prompt_tokens
+    else:
+        n_prompt = _n_tokens(choice) - max_tokens
+    return _read_choice(choice, text, n_prompt)
+
+
+def read_echoes(completion: Completion, texts: Sequence[str], max_tokens: int) -> list[Echo]:
+    """The echoed prompts of a `/completions` reply to the list `texts`, in their order (see the
+    module docstring): BatchMismatch unless there is one choice per text, numbered by `index`,
+    with prompt token counts that add up to `usage.prompt_tokens`; NoPromptLogprobs if a choice
+    is not echoed."""
+    choices = _by_index(completion.choices or [], len(texts))
+    echoes = [
+        _read_choice(choice, text, _n_tokens(choice) - max_tokens)
+        for choice, text in zip(choices, texts, strict=True)
+    ]
+    usage = completion.usage
+    if usage is not None and usage.prompt_tokens > 0:
+        counted = sum(echo.n_prompt for echo in echoes)
+        if counted != usage.prompt_tokens:
+            raise BatchMismatch(
+                f"the choices hold {counted} prompt tokens but usage says {usage.prompt_tokens}"
+            )
+    return echoes
+
+
+def _by_index(choices: list[CompletionChoice], n: int) -> list[CompletionChoice]:
+    """The choices in prompt order by their `index`; BatchMismatch unless it numbers 0..n-1."""
+    if len(choices) != n:
+        raise BatchMismatch(f"the reply has {len(choices)} choices for {n} prompts")
+    ordered: list[CompletionChoice | None] = [None] * n
+    for choice in choices:
+        index = getattr(choice, "index", None)
+        if type(index) is not int or not 0 <= index < n or ordered[index] is not None:
+            raise BatchMismatch("the choices' indexes do not number the prompts")
+        ordered[index] = choice
+    return [choice for choice in ordered if choice is not None]
+
+
+def _n_tokens(choice: CompletionChoice) -> int:
+    """Tokens in the choice's log-probabilities (echoed prompt plus generated)."""
+    logprobs = choice.logprobs
+    if logprobs is None or not logprobs.tokens or logprobs.token_logprobs is None:
+        raise NoPromptLogprobs("the reply has no log-probabilities")
+    return len(logprobs.tokens)
+
+
+def _read_choice(choice: CompletionChoice, text: str, n_prompt: int) -> Echo:
+    """The choice's first `n_prompt` tokens as the echo of `text`."""
     logprobs = choice.logprobs
     if logprobs is None or not logprobs.tokens or logprobs.token_logprobs is None:
         raise NoPromptLogprobs("the reply has no log-probabilities")
     if not (choice.text or "").startswith(text):
         raise NoPromptLogprobs("the reply does not echo the prompt")
-    usage = completion.usage
-    if usage is not None and usage.prompt_tokens > 0:
-        n_prompt = usage.prompt_tokens
-    else:
-        n_prompt = len(logprobs.tokens) - max_tokens
     if n_prompt < 1 or n_prompt > len(logprobs.tokens) or len(logprobs.token_logprobs) < n_prompt:
         raise NoPromptLogprobs("the log-probabilities do not cover the echoed prompt")
     offsets = logprobs.text_offset[:n_prompt] if logprobs.text_offset else None

@@ -5,8 +5,9 @@ At most `config.concurrency` tasks are in flight; `emit` is called on the loop's
 task finishes; `should_stop()` is asked before each task starts. Per-task failures become
 TaskResults with `error` set (retries in `meta["retries"]`, the last retried error in
 `meta["last_error"]`) and the run goes on. Call `check()` first: it fails fast with what to fix
-and learns what the server accepts (structured output, max_tokens=0 on echo), which `describe()`
-then reports. `openai` is imported on first use, not when this module is imported.
+and learns what the server accepts (structured output, max_tokens=0 on echo, several prompts in
+one echo request), which `describe()` then reports. `openai` is imported on first use, not when
+this module is imported.
 """
 
 from __future__ import annotations
@@ -83,6 +84,7 @@ class OpenAIExecutor:
             info["template"] = config.template
             info["template_hash"] = prompts.template_hash(config.template)
             info["echo_max_tokens"] = self.endpoint.echo_max_tokens
+            info["echo_batch"] = self.endpoint.batch_prompts
             info["bos"] = config.bos if self.endpoint.bos_switch else "server default"
         return info
 

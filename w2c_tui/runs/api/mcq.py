@@ -8,7 +8,6 @@ from w2c_tui.domain.labels import LABELS, Label, VerdictStatus
 from w2c_tui.domain.runs import Task, TaskResult
 from w2c_tui.runs.api import _template
 from w2c_tui.runs.api.calls import Api
-from w2c_tui.runs.api.echo import Echo, read_echo
 from w2c_tui.runs.api.retry import Attempts
 from w2c_tui.runs.mcq_index import parse_mcq_index, render_mcq_index_messages
 
@@ -47,26 +46,35 @@ def _argmax(values: list[float]) -> int:
 async def mcq_logprob(api: Api, task: Task, attempts: Attempts) -> TaskResult:
     """Sum of each choice's continuation log-probs from echoed prompts; argmax is the label.
 
-    Scores use the keys of the lm-eval importer, in option order (direct … cannot_answer):
-    `loglikelihoods`, `is_greedy`, `choice_lengths` (characters of the raw choice), `pred_raw`,
-    `pred_norm` (argmax of ll/len), plus `n_tokens`, `split` and `straddles`.
+    The four context+choice texts go in one request where the server takes a list `prompt`
+    (`Api.echoes`; else one request each), with the context alone as a fifth text once the
+    endpoint is known to need it; otherwise the context is asked for only when a split needs its
+    token count. Scores use the keys of the lm-eval importer, in option order (direct …
+    cannot_answer): `loglikelihoods`, `is_greedy`, `choice_lengths` (characters of the raw
+    choice), `pred_raw`, `pred_norm` (argmax of ll/len), plus `n_tokens`, `split` and
+    `straddles`; `meta["echo_batch"]` says whether the choices came in one request.
     """
     labels = option_labels(task)
     prompt, choices = _template.mcq_prompt(api.config.template, task)
+    pairs = [_template.split_context(prompt, choice) for choice in choices]
+    context = pairs[0][0]  # the prompt less its trailing whitespace, the same for every choice
+    texts = [context + continuation for _, continuation in pairs]
+    with_context = api.endpoint.echo_context and api.endpoint.batch_prompts is not False
+    echoes, batched = await api.echoes(attempts, [*texts, context] if with_context else texts)
+    context_tokens = echoes[4].n_prompt if with_context else None
     lls = [0.0] * 4
     lengths = [0] * 4
     n_tokens = [0] * 4
     greedy: list[bool | None] = [None] * 4
     splits: set[str] = set()
     straddles = 0
-    context_tokens: int | None = None
-    for label, choice in zip(labels, choices, strict=True):
-        context, continuation = _template.split_context(prompt, choice)
-        echo = await _echo(api, attempts, context + continuation)
+    for label, choice, echo in zip(labels, choices, echoes[:4], strict=True):
         span = echo.span_by_offsets(len(context))
         if span is None:
             if context_tokens is None:
-                context_tokens = (await _echo(api, attempts, context)).n_prompt
+                api.endpoint.echo_context = True
+                [alone], _ = await api.echoes(attempts, [context])
+                context_tokens = alone.n_prompt
             span = echo.span_by_count(context_tokens)
             splits.add("token_count")
         else:
@@ -94,10 +102,5 @@ async def mcq_logprob(api: Api, task: Task, attempts: Attempts) -> TaskResult:
         label=pred,
         status=VerdictStatus.OK,
         scores=scores,
-        meta={"echo_max_tokens": api.endpoint.echo_max_tokens},
+        meta={"echo_max_tokens": api.endpoint.echo_max_tokens, "echo_batch": batched},
     )
-
-
-async def _echo(api: Api, attempts: Attempts, text: str) -> Echo:
-    completion, max_tokens = await api.echo(attempts, text)
-    return read_echo(completion, text, max_tokens)
