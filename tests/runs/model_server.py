@@ -1,0 +1,579 @@
+"""An OpenAI-compatible server on 127.0.0.1 that answers with a real (tiny) transformers model.
+
+`ModelOpenAI` is `FakeOpenAI` (fake_server.py) with the two model endpoints replaced, so its
+fault markers (`[[fault:429:N]]`, `[[fault:500:N]]`, `[[fault:slow:N]]`, `[[fault:badjson:N]]`,
+…), request recording, concurrency counting, API key and refusal flags (`echo`, `logprobs`,
+`zero_max_tokens`, `structured`, `extra_params`, `reasoning_model`) all keep working.
+
+/v1/completions, as vLLM answers it: `prompt` is a string or a list of strings (one choice per
+prompt, `index` its position, usage summed; refused with a 400 where FakeOpenAI's `list_prompts`
+is False). The prompt is encoded by the model's tokenizer
+(`add_special_tokens` from the body, default true; the tests' tokenizer adds no BOS either way),
+read in one forward pass (float32, CPU, inference mode) and continued greedily for `max_tokens`
+(0 allowed; at temperature > 0 sampled with a seeded generator; stops at EOS). With `echo` and
+`logprobs` the prompt's tokens come back first: `token_logprobs[i]` is log_softmax of position
+i-1's logits at token i (None for the first token), `top_logprobs[i]` holds the top
+`max(1, logprobs)` alternatives and the token itself (None for the first), and `tokens` are
+pieces of the prompt text cut at the tokens' start offsets (`offset_mapping` of the fast
+tokenizer): joined they give the prompt back, and `text_offset` are their character offsets. A
+token that starts inside a character (byte-level BPE splits one character into several tokens)
+starts at that character, so it shows as "" or holds the whole character; a token the tokenizer
+adds itself (a BOS) shows its own text, as vLLM shows it.
+
+/v1/chat/completions: the tokenizer's chat template (with the body's `tools`) and
+add_generation_prompt, then up to `max_completion_tokens` / `max_tokens` (default 16) new tokens,
+greedy at temperature 0, stopping at `<|im_end|>` or EOS; the reply is the model's own text
+(special tokens skipped). `response_format` is accepted but does not constrain the model (every
+such request is counted in `unconstrained`), or refused with a 400 when `structured` is False.
+Scripted replies (`[[reply:…]]`, `[[repair:…]]`, `[[toolcall]]` in the request) are answered as
+FakeOpenAI answers them, without the model. Every model reply is recorded in `replies`.
+
+Model calls are serialised by one lock (torch modules are not thread-safe for this use);
+`threads` (default 1) sets torch's intra-op threads while the server runs.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fake_server import REPAIR, REPLY, FakeOpenAI
+
+Answer = tuple[int, dict[str, str], bytes]
+
+DEFAULT_CHAT_TOKENS = 16
+"""New tokens of a chat reply when the request names no limit (a random model rarely stops)."""
+
+_TORCH = threading.Lock()
+"""Serialises every model call in the process (the loaded models are shared between servers)."""
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A model in eval mode (float32, CPU), its tokenizer and the facts the server needs."""
+
+    model: Any
+    tokenizer: Any
+    max_positions: int
+    stop_ids: frozenset[int]
+    """Chat stops: EOS and `<|im_end|>` where the vocabulary has it."""
+    texts: tuple[str, ...]
+    """Each token id's text decoded on its own (special tokens as "")."""
+
+    def text(self, token_id: int) -> str:
+        """The text of one token decoded on its own."""
+        if 0 <= token_id < len(self.texts):
+            return self.texts[token_id]
+        return str(self.tokenizer.decode([token_id], skip_special_tokens=True))
+
+
+@functools.cache
+def load(folder: Path) -> Loaded:
+    """The model saved in `folder` (loaded once per process)."""
+    import torch
+    import transformers
+
+    auto: Any = transformers.AutoModelForCausalLM
+    model = auto.from_pretrained(folder, dtype=torch.float32).eval()
+    tok: Any = transformers.AutoTokenizer.from_pretrained(folder)
+    if not tok.is_fast:
+        raise ValueError(f"{folder}: the server needs a fast tokenizer (offset mappings)")
+    config = model.config
+    positions = next(
+        (
+            int(getattr(config, name))
+            for name in ("n_positions", "max_position_embeddings")
+            if getattr(config, name, None)
+        ),
+        2048,
+    )
+    stops = {tok.eos_token_id} if tok.eos_token_id is not None else set()
+    im_end = tok.convert_tokens_to_ids("<|im_end|>")
+    if isinstance(im_end, int) and im_end != tok.unk_token_id:
+        stops.add(im_end)
+    texts = tok.batch_decode([[i] for i in range(len(tok))], skip_special_tokens=True)
+    return Loaded(model, tok, positions, frozenset(stops), tuple(str(t) for t in texts))
+
+
+@dataclass(frozen=True)
+class Scored:
+    """One prompt read and continued: per-token ids, text pieces and log-probs."""
+
+    prompt_ids: list[int]
+    prompt_pieces: list[str]
+    prompt_logprobs: list[float | None]
+    prompt_top: list[dict[str, float] | None]
+    new_ids: list[int]
+    new_pieces: list[str]
+    new_logprobs: list[float]
+    new_top: list[dict[str, float]]
+    stopped: bool
+    """Generation ended at a stop token (which is in `new_ids`); False: cut at the limit."""
+
+
+@dataclass(frozen=True)
+class ChatReply:
+    """One chat reply the model produced, with the messages it answered."""
+
+    messages: list[dict[str, Any]]
+    text: str
+    n_new: int
+    stopped: bool
+    response_format: bool
+    """The request asked for structured output (which the model did not follow)."""
+
+
+class BadRequest(Exception):
+    """A request the server refuses with a 400 (the message says why)."""
+
+
+@dataclass
+class ModelOpenAI(FakeOpenAI):
+    """The server (a context manager); `model_dir` is a saved causal LM with a fast tokenizer."""
+
+    model_dir: Path | None = None
+    models: tuple[str, ...] = ("tiny-model",)
+    seed: int = 0
+    """Sampling seed (temperature > 0) when the request carries no `seed`: seed + request no."""
+    threads: int | None = 1
+    """torch intra-op threads while the server runs (None: leave them)."""
+    replies: list[ChatReply] = field(default_factory=list)
+    unconstrained: int = 0
+    """Chat requests whose response_format was accepted but not enforced."""
+    _loaded: Loaded | None = None
+    _samples: int = 0
+    _threads_before: int | None = None
+
+    def __enter__(self) -> ModelOpenAI:
+        import torch
+
+        if self.model_dir is None:
+            raise ValueError("ModelOpenAI needs model_dir")
+        self._loaded = load(Path(self.model_dir))
+        if self.threads is not None:
+            self._threads_before = torch.get_num_threads()
+            torch.set_num_threads(self.threads)
+        super().__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        import torch
+
+        try:
+            super().__exit__(*exc)
+            self._drain()
+        finally:
+            if self._threads_before is not None:
+                torch.set_num_threads(self._threads_before)
+                self._threads_before = None
+
+    def _drain(self, timeout_s: float = 30.0) -> None:
+        """Wait for the requests still being answered (a `slow` fault's thread sleeps, then runs
+        the model after its client gave up): no model call outlives the server."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            with self._lock:
+                if self._in_flight == 0:
+                    return
+            time.sleep(0.01)
+
+    @property
+    def loaded(self) -> Loaded:
+        """The served model (after `__enter__`)."""
+        assert self._loaded is not None
+        return self._loaded
+
+    def replies_for(self, needle: str) -> dict[int, list[str]]:
+        """The model's chat replies to conversations that contain `needle`, by the number of
+        messages answered (a judge: its first turn, then its repair turn)."""
+        found: dict[int, list[str]] = {}
+        with self._lock:
+            for reply in self.replies:
+                if any(needle in m["content"] for m in reply.messages):
+                    found.setdefault(len(reply.messages), []).append(reply.text)
+        return dict(sorted(found.items()))
+
+    # -- /v1/completions --
+
+    def _completions(self, body: dict[str, Any]) -> Answer:
+        if "add_special_tokens" in body and not self.extra_params:
+            return _error(400, "Unrecognized request argument supplied: add_special_tokens")
+        if isinstance(body.get("prompt"), list) and not getattr(self, "list_prompts", True):
+            return _error(400, "prompt must be a string", param="prompt")
+        try:
+            max_tokens = int(body.get("max_tokens", 16))
+            prompts = _prompts(body.get("prompt", ""))
+        except (TypeError, ValueError, BadRequest) as exc:
+            return _error(400, str(exc), param="prompt")
+        if max_tokens < 0:
+            return _error(400, f"max_tokens must be at least 0, got {max_tokens}.")
+        if max_tokens == 0 and not self.zero_max_tokens:
+            return _error(400, "max_tokens must be at least 1, got 0.", param="max_tokens")
+        echoed = bool(body.get("echo")) and self.echo and self.logprobs
+        wanted = body.get("logprobs")
+        with_logprobs = wanted is not None and self.logprobs
+        top_n = max(1, int(wanted or 0))
+        add_special = bool(body.get("add_special_tokens", True))
+        temperature = float(body.get("temperature", 1.0))
+        choices: list[dict[str, Any]] = []
+        n_prompt = n_new = 0
+        for index, prompt in enumerate(prompts):
+            try:
+                scored = self._score(
+                    prompt,
+                    add_special,
+                    max_tokens,
+                    temperature,
+                    body.get("seed"),
+                    top_n,
+                    stop_ids=self._eos_ids(),
+                    need_prompt=echoed and with_logprobs,
+                )
+            except BadRequest as exc:
+                return _error(400, str(exc))
+            except Exception as exc:  # a server bug: answer it rather than drop the connection
+                return _error(500, f"{type(exc).__name__}: {exc}")
+            n_prompt += len(scored.prompt_ids)
+            n_new += len(scored.new_ids)
+            choices.append(_completion_choice(index, prompt, scored, echoed, with_logprobs))
+        return _json(
+            200,
+            {
+                "id": "cmpl-model",
+                "object": "text_completion",
+                "created": 0,
+                "model": body["model"],
+                "choices": choices,
+                "usage": {
+                    "prompt_tokens": n_prompt,
+                    "completion_tokens": n_new,
+                    "total_tokens": n_prompt + n_new,
+                },
+            },
+        )
+
+    def _eos_ids(self) -> frozenset[int]:
+        eos = self.loaded.tokenizer.eos_token_id
+        return frozenset() if eos is None else frozenset({eos})
+
+    # -- /v1/chat/completions --
+
+    def _chat(self, body: dict[str, Any]) -> Answer:
+        if "response_format" in body and not self.structured:
+            return _error(
+                400, "response_format of type json_schema is not supported", param="response_format"
+            )
+        if self.reasoning_model and "max_tokens" in body:
+            return _error(
+                400,
+                "Unsupported parameter: 'max_tokens' is not supported with this model. "
+                "Use 'max_completion_tokens' instead.",
+                param="max_tokens",
+            )
+        try:
+            messages = _messages(body.get("messages"))
+        except BadRequest as exc:
+            return _error(400, str(exc))
+        text = "\n".join(m["content"] for m in messages)
+        if REPLY.search(text) or REPAIR.search(text) or "[[toolcall]]" in text:
+            return super()._chat(body)  # a scripted reply
+        limit = body.get("max_completion_tokens", body.get("max_tokens"))
+        max_tokens = DEFAULT_CHAT_TOKENS if limit is None else int(limit)
+        tok = self.loaded.tokenizer
+        try:
+            prompt = tok.apply_chat_template(
+                messages,
+                tools=body.get("tools") or None,
+                add_generation_prompt=True,
+                tokenize=False,
+            )
+            scored = self._score(
+                str(prompt),
+                False,  # the template writes its own special tokens
+                max_tokens,
+                float(body.get("temperature", 1.0)),
+                body.get("seed"),
+                1,
+                stop_ids=self.loaded.stop_ids,
+                need_prompt=False,
+            )
+        except BadRequest as exc:
+            return _error(400, str(exc))
+        except Exception as exc:  # a server bug (or a template error): answer it
+            return _error(500, f"{type(exc).__name__}: {exc}")
+        new = scored.new_ids[:-1] if scored.stopped else scored.new_ids
+        reply = str(tok.decode(new, skip_special_tokens=True))
+        asked_format = "response_format" in body
+        with self._lock:
+            self.replies.append(ChatReply(messages, reply, len(new), scored.stopped, asked_format))
+            self.unconstrained += int(asked_format)
+        return _json(
+            200,
+            {
+                "id": "chatcmpl-model",
+                "object": "chat.completion",
+                "created": 0,
+                "model": body["model"],
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": reply},
+                        "finish_reason": "stop" if scored.stopped else "length",
+                    }
+                ],
+                "usage": {
+                    "prompt_tokens": len(scored.prompt_ids),
+                    "completion_tokens": len(scored.new_ids),
+                    "total_tokens": len(scored.prompt_ids) + len(scored.new_ids),
+                },
+            },
+        )
+
+    # -- the model --
+
+    def _score(
+        self,
+        text: str,
+        add_special: bool,
+        max_tokens: int,
+        temperature: float,
+        seed: Any,
+        top_n: int,
+        *,
+        stop_ids: frozenset[int],
+        need_prompt: bool,
+    ) -> Scored:
+        """Encode `text`, read it in one pass and continue it for up to `max_tokens` tokens."""
+        import torch
+
+        loaded = self.loaded
+        tok = loaded.tokenizer
+        encoded = tok(text, add_special_tokens=add_special, return_offsets_mapping=True)
+        ids = [int(i) for i in encoded["input_ids"]]
+        if not ids:
+            raise BadRequest("The prompt is empty: it encodes to no tokens.")
+        if len(ids) + max_tokens > loaded.max_positions:
+            raise BadRequest(
+                f"This model's maximum context length is {loaded.max_positions} tokens. However, "
+                f"you requested {len(ids) + max_tokens} tokens ({len(ids)} in the prompt, "
+                f"{max_tokens} for the completion)."
+            )
+        generator: torch.Generator | None = None
+        if temperature > 0 and max_tokens > 0:
+            generator = torch.Generator().manual_seed(self._sample_seed(seed))
+        with _TORCH, torch.inference_mode():
+            out = loaded.model(input_ids=torch.tensor([ids]), use_cache=max_tokens > 0)
+            logits = out.logits[0] if need_prompt else out.logits[0, -1:]
+            logp = torch.log_softmax(logits.float(), dim=-1)
+            prompt_lp: list[float | None] = []
+            prompt_top: list[dict[str, float] | None] = []
+            pieces: list[str] = []
+            if need_prompt:
+                pieces = _pieces(text, ids, encoded["offset_mapping"], tok)
+                rows = logp[:-1]
+                own = torch.tensor(ids[1:], dtype=torch.long).unsqueeze(1)
+                own_lp: list[float] = rows.gather(1, own).squeeze(1).tolist()
+                prompt_lp = [None, *own_lp]
+                values, indices = rows.topk(top_n, dim=-1)
+                prompt_top = [None]
+                prompt_top += [
+                    self._top(v, i, token, piece, value)
+                    for v, i, token, piece, value in zip(
+                        values.tolist(),
+                        indices.tolist(),
+                        ids[1:],
+                        pieces[1:],
+                        own_lp,
+                        strict=True,
+                    )
+                ]
+            steps: list[tuple[list[float], list[int], float]] = []
+            new_ids: list[int] = []
+            row, past, stopped = logp[-1], out.past_key_values, False
+            for step in range(max_tokens):
+                if generator is None:
+                    chosen = int(row.argmax())
+                else:
+                    weights = torch.softmax(row / temperature, dim=-1)
+                    chosen = int(torch.multinomial(weights, 1, generator=generator))
+                values, indices = row.topk(top_n)
+                steps.append((values.tolist(), indices.tolist(), float(row[chosen])))
+                new_ids.append(chosen)
+                if chosen in stop_ids:
+                    stopped = True
+                    break
+                if step + 1 == max_tokens:
+                    break
+                out = loaded.model(
+                    input_ids=torch.tensor([[chosen]]), past_key_values=past, use_cache=True
+                )
+                row = torch.log_softmax(out.logits[0, -1].float(), dim=-1)
+                past = out.past_key_values
+        new_pieces = _generated_pieces(tok, new_ids)
+        return Scored(
+            prompt_ids=ids,
+            prompt_pieces=pieces,
+            prompt_logprobs=prompt_lp,
+            prompt_top=prompt_top,
+            new_ids=new_ids,
+            new_pieces=new_pieces,
+            new_logprobs=[value for _, _, value in steps],
+            new_top=[
+                self._top(values, indices, chosen, piece, value)
+                for (values, indices, value), chosen, piece in zip(
+                    steps, new_ids, new_pieces, strict=True
+                )
+            ],
+            stopped=stopped,
+        )
+
+    def _top(
+        self, values: list[float], indices: list[int], own: int, piece: str, own_value: float
+    ) -> dict[str, float]:
+        """One position's most likely tokens (their text → log-prob), with the token itself."""
+        top: dict[str, float] = {}
+        for value, index in zip(values, indices, strict=True):
+            key = piece if index == own else self.loaded.text(index)
+            top[key] = max(value, top.get(key, float("-inf")))
+        top[piece] = max(own_value, top.get(piece, float("-inf")))
+        return top
+
+    def _sample_seed(self, seed: Any) -> int:
+        if seed is not None:
+            return int(seed)
+        with self._lock:
+            self._samples += 1
+            return self.seed + self._samples
+
+
+# -- helpers --
+
+
+def _prompts(prompt: Any) -> list[str]:
+    """`prompt` as a list of strings (a string, or a non-empty list of strings)."""
+    if isinstance(prompt, str):
+        return [prompt]
+    if isinstance(prompt, list) and prompt and all(isinstance(p, str) for p in prompt):
+        return list(prompt)
+    raise BadRequest("prompt must be a string or a non-empty list of strings")
+
+
+def _messages(messages: Any) -> list[dict[str, Any]]:
+    """Chat messages as {"role", "content"} with text content (parts joined, None as "")."""
+    if not isinstance(messages, list) or not messages:
+        raise BadRequest("messages must be a non-empty list")
+    plain: list[dict[str, Any]] = []
+    for message in messages:
+        if not isinstance(message, dict) or not isinstance(message.get("role"), str):
+            raise BadRequest("each message needs a role")
+        content = message.get("content")
+        if isinstance(content, list):
+            content = "".join(
+                str(part.get("text", "")) for part in content if isinstance(part, dict)
+            )
+        plain.append({"role": message["role"], "content": str(content or "")})
+    return plain
+
+
+def _pieces(text: str, ids: Sequence[int], offsets: Sequence[Sequence[int]], tok: Any) -> list[str]:
+    """Each token's piece of `text`, from its start offset to the next token's: joined, the
+    pieces of the tokens read from the text give the text back. A zero-width special token the
+    tokenizer added itself (a BOS or EOS) shows its own text instead."""
+    starts: list[int | None] = []
+    at = 0
+    for (start, end), token_id in zip(offsets, ids, strict=True):
+        if start == end and token_id in tok.all_special_ids:
+            starts.append(None)
+            continue
+        at = max(at, int(start))
+        starts.append(at)
+    read = [i for i, s in enumerate(starts) if s is not None]
+    if read:
+        starts[read[0]] = 0  # text before the first token (none with byte-level BPE) joins it
+    ends = {i: starts[j] for i, j in itertools.pairwise(read)}
+    if read:
+        ends[read[-1]] = len(text)
+    pieces: list[str] = []
+    for i, token_id in enumerate(ids):
+        begin = starts[i]
+        if begin is None:
+            pieces.append(str(tok.decode([token_id])))
+        else:
+            pieces.append(text[begin : ends[i]])
+    return pieces
+
+
+def _generated_pieces(tok: Any, ids: Sequence[int]) -> list[str]:
+    """Text pieces of generated tokens, joined equal to their decoded text (a character made of
+    several byte tokens shows on the token that completes it)."""
+    pieces: list[str] = []
+    shown = ""
+    for n in range(1, len(ids) + 1):
+        text = str(tok.decode(list(ids[:n]), skip_special_tokens=True))
+        if text.startswith(shown) and not text.endswith("\ufffd"):
+            pieces.append(text[len(shown) :])
+            shown = text
+        else:
+            pieces.append("")
+    if pieces:
+        final = str(tok.decode(list(ids), skip_special_tokens=True))
+        pieces[-1] += final[len(shown) :] if final.startswith(shown) else ""
+    return pieces
+
+
+def _completion_choice(
+    index: int, prompt: str, scored: Scored, echoed: bool, with_logprobs: bool
+) -> dict[str, Any]:
+    generated = "".join(scored.new_pieces)
+    logprobs: dict[str, Any] | None = None
+    if with_logprobs:
+        pieces = (scored.prompt_pieces if echoed else []) + scored.new_pieces
+        values = (scored.prompt_logprobs if echoed else []) + scored.new_logprobs
+        tops = (scored.prompt_top if echoed else []) + scored.new_top
+        offsets, at = [], 0
+        for piece in pieces:
+            offsets.append(at)
+            at += len(piece)
+        logprobs = {
+            "tokens": pieces,
+            "token_logprobs": values,
+            "text_offset": offsets,
+            "top_logprobs": tops,
+        }
+    return {
+        "index": index,
+        "text": (prompt if echoed else "") + generated,
+        "logprobs": logprobs,
+        "finish_reason": "stop" if scored.stopped else "length",
+    }
+
+
+def serve_model(**options: Any) -> Iterator[ModelOpenAI]:
+    """A started server (for `yield from` in fixtures)."""
+    with ModelOpenAI(**options) as server:
+        yield server
+
+
+# Copied from fake_server (private there): a JSON answer and an OpenAI-style error answer.
+
+
+def _json(status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> Answer:
+    return (
+        status,
+        {"Content-Type": "application/json", **(headers or {})},
+        json.dumps(payload).encode("utf-8"),
+    )
+
+
+def _error(
+    status: int, message: str, code: str | None = None, *, param: str | None = None
+) -> Answer:
+    error = {"message": message, "type": "invalid_request_error", "param": param, "code": code}
+    return _json(status, {"error": error})
