@@ -221,6 +221,17 @@ def test_judge_learns_the_fallback_without_check() -> None:
     assert len(with_format) == 1
 
 
+def test_a_free_form_judge_never_asks_for_structured_output() -> None:
+    with FakeOpenAI() as server:  # the server would accept a JSON schema
+        ex = executor(server, Method.JUDGE, structured=False)
+        ex.check()
+        [result] = run_tasks(ex, [make_task(1, "Weather?", response=f"x {VALID}")])
+        sent = [r.body or {} for r in server.requests(CHAT)]
+    assert ex.describe()["structured_output"] is False
+    assert result.label is Label.TOOL_CALL and result.scores["structured"] is False
+    assert sent and all("response_format" not in body for body in sent)
+
+
 def test_judge_task_without_a_response_is_a_task_error() -> None:
     with FakeOpenAI() as server:
         [result] = run_tasks(executor(server, Method.JUDGE), [make_task(1, "W?")])
@@ -332,6 +343,26 @@ def test_logprob_scores_do_not_depend_on_server_quirks(options: dict[str, object
     assert split == ("token_count" if "display" in options else "offsets")
     assert described["echo_max_tokens"] == (1 if "zero_max_tokens" in options else 0)
     assert described["bos"] == ("server default" if "extra_params" in options else False)
+
+
+def test_bos_is_honoured_or_refused_at_check() -> None:
+    with FakeOpenAI(bos="<s>") as server:  # the server's tokenizer adds a BOS when asked
+        ex = executor(server, Method.MCQ_LOGPROB, bos=True)
+        ex.check()
+        [result] = run_tasks(ex, [make_task(0, QUESTIONS[0])])
+        assert result.error is None and ex.describe()["bos"] is True
+        sent = [s.body for s in server.requests("/v1/completions")]
+        assert sent[-1] and sent[-1]["add_special_tokens"] is True
+    with (
+        FakeOpenAI() as server,  # a tokenizer without BOS: add_special_tokens adds nothing
+        pytest.raises(RunStartError, match="adds no BOS token"),
+    ):
+        executor(server, Method.MCQ_LOGPROB, bos=True).check()
+    with (
+        FakeOpenAI(bos="<s>", extra_params=False) as server,  # the switch is refused
+        pytest.raises(RunStartError, match="does not take `add_special_tokens`"),
+    ):
+        executor(server, Method.MCQ_LOGPROB, bos=True).check()
 
 
 def test_logprob_adapts_during_a_concurrent_run_without_check() -> None:
@@ -519,3 +550,27 @@ def test_choices_are_matched_to_prompts_by_index_not_position() -> None:
         assert results[index].scores["loglikelihoods"] == pytest.approx(
             expected_lls(question), abs=1e-12
         )
+
+
+@pytest.mark.parametrize(
+    "options", [{}, {"display": lambda t: t.replace(" ", "Ġ")}], ids=["offsets", "token-count"]
+)
+def test_a_token_spanning_prompt_and_answer_makes_the_item_invalid(
+    options: dict[str, Any], tmp_path: Path
+) -> None:
+    template = tmp_path / "bare.jinja"
+    template.write_text("{{ question }}", encoding="utf-8")  # the answer follows the question
+    merged = (
+        ("direct", "ther in Paris"),
+        ("tool_call", "ther"),
+        ("request_for_info", "ks"),
+        ("cannot_answer", "thermometer"),
+    )
+    with FakeOpenAI(**options) as server:
+        ex = executor(server, Method.MCQ_LOGPROB, template=str(template))
+        [result] = run_tasks(ex, [make_task(0, "Tell me the wea", answers=merged)])
+        [fine] = run_tasks(ex, [make_task(1, "Tell me the weather.")])
+    assert result.status is VerdictStatus.INVALID and result.label is None
+    assert result.raw and "spans the end of the prompt" in result.raw
+    assert "loglikelihoods" not in result.scores and result.scores["straddles"] == 4
+    assert fine.status is VerdictStatus.OK and fine.scores["straddles"] == 0

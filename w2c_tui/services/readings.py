@@ -209,7 +209,7 @@ def _add_logprob(
 ) -> None:
     scores = rating.scores
     lls = scores.get("loglikelihoods")
-    if isinstance(lls, list) and len(lls) == 4:
+    if isinstance(lls, list) and len(lls) == 4 and rating.status is VerdictStatus.OK:
         readings.loglikelihoods[(unit.key, base)] = [float(v) for v in lls]
         lengths = scores.get("choice_lengths")
         if isinstance(lengths, list) and len(lengths) == 4:

@@ -192,7 +192,13 @@ class Api:
                     raise
 
     async def _echo_once(
-        self, attempts: Attempts, prompt: str | list[str], bos_switch: bool, max_tokens: int
+        self,
+        attempts: Attempts,
+        prompt: str | list[str],
+        bos_switch: bool,
+        max_tokens: int,
+        *,
+        bos: bool | None = None,
     ) -> Completion:
         params: dict[str, Any] = {
             "model": self.config.model,
@@ -203,13 +209,23 @@ class Api:
             "temperature": 0.0,
         }
         if bos_switch:
-            params["extra_body"] = {"add_special_tokens": self.config.bos}
+            params["extra_body"] = {"add_special_tokens": self.config.bos if bos is None else bos}
 
         async def call() -> Completion:
             completion: Completion = await self.client.completions.create(**params)
             return completion
 
         return await self._retried(attempts, call)
+
+    async def bos_adds_a_token(self, attempts: Attempts, text: str) -> bool:
+        """Whether `add_special_tokens=true` makes the server's tokenizer put a token in front of
+        `text` (a BOS); the switch must be accepted (`bos_switch`)."""
+        sent_max = self.endpoint.echo_max_tokens
+        counts = []
+        for bos in (True, False):
+            completion = await self._echo_once(attempts, text, True, sent_max, bos=bos)
+            counts.append(read_echo(completion, text, sent_max).n_prompt)
+        return counts[0] > counts[1]
 
     async def _retried(self, attempts: Attempts, call: Callable[[], Awaitable[T]]) -> T:
         return await with_retries(

@@ -89,10 +89,30 @@ async def _probe_echo(api: Api) -> None:
         api.endpoint.echo_max_tokens = 1
         completion, max_tokens = await api.echo(Attempts(), PROBE_TEXT)
     alone = read_echo(completion, PROBE_TEXT, max_tokens)
+    if api.config.bos:
+        await _check_bos(api)
     if api.endpoint.batch_prompts is None:
         batch = await api.echo_batch(Attempts(), [PROBE_FIRST, PROBE_TEXT])
         if batch is not None and batch[1].tokens != alone.tokens:
             api.endpoint.batch_prompts = False
+
+
+async def _check_bos(api: Api) -> None:
+    """--bos means what it means locally (lm-eval's add_bos_token=True: a BOS token in front of
+    every context): refuse where the server cannot be made to add one."""
+    if not api.endpoint.bos_switch:
+        raise RunStartError(
+            "--bos was asked for, but this server does not take `add_special_tokens`, so "
+            "whether a BOS token is added cannot be chosen: run without --bos (the server's "
+            "default is then recorded), or use the transformers backend"
+        )
+    if not await api.bos_adds_a_token(Attempts(), PROBE_TEXT):
+        raise RunStartError(
+            "--bos was asked for, but the server's tokenizer adds no BOS token with "
+            "add_special_tokens=true (its tokenizer has no BOS post-processor), so the scores "
+            "would be those without BOS: run without --bos, or use the transformers backend, "
+            "which prepends the BOS token itself"
+        )
 
 
 _JUDGE_PROBE = 'Reply with this JSON object and nothing else: {"classification": "direct"}'

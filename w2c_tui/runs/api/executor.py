@@ -77,7 +77,7 @@ class OpenAIExecutor:
             info["prompt"] = "native_tools" if config.native_tools else config.template
         elif config.method is Method.JUDGE:
             info["judge_prompt_version"] = self._prompt().version
-            info["structured_output"] = self.endpoint.structured
+            info["structured_output"] = config.structured and self.endpoint.structured
         elif config.method is Method.MCQ_INDEX:
             info["mcq_prompt_version"] = mcq_index_prompt_version()
         else:

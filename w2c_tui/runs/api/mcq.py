@@ -2,40 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
-from w2c_tui.domain.labels import LABELS, Label, VerdictStatus
+from w2c_tui.domain.labels import LABELS, VerdictStatus
 from w2c_tui.domain.runs import Task, TaskResult
 from w2c_tui.runs.api import _template
 from w2c_tui.runs.api.calls import Api
 from w2c_tui.runs.api.retry import Attempts
-from w2c_tui.runs.mcq_index import parse_mcq_index, render_mcq_index_messages
-
-
-def option_labels(task: Task) -> list[Label]:
-    """The labels of `task.answers` in their order; ValueError unless it is the four labels."""
-    labels = [Label.parse(name) for name, _ in task.answers]
-    if sorted(label.option for label in labels) != [0, 1, 2, 3]:
-        raise ValueError(f"expected the four When2Call answers, got {[n for n, _ in task.answers]}")
-    return labels
+from w2c_tui.runs.mcq_index import mcq_index_messages, mcq_index_result, option_labels
 
 
 async def mcq_index(api: Api, task: Task, attempts: Attempts) -> TaskResult:
     """The chosen option's label, or `invalid` with the raw reply."""
-    labels = option_labels(task)
-    messages = render_mcq_index_messages(task.question, task.tools, [t for _, t in task.answers])
-    completion = await api.chat(attempts, list(messages))
+    completion = await api.chat(attempts, list(mcq_index_messages(task)))
     reply = str(completion.choices[0].message.content or "") if completion.choices else ""
-    index = parse_mcq_index(reply)
-    if index is None:
-        return TaskResult(task=task, status=VerdictStatus.INVALID, raw=reply)
-    return TaskResult(
-        task=task,
-        label=labels[index],
-        status=VerdictStatus.OK,
-        raw=reply,
-        scores={"index": index},
-    )
+    return mcq_index_result(task, reply)
 
 
 def _argmax(values: list[float]) -> int:
@@ -61,7 +43,7 @@ async def mcq_logprob(api: Api, task: Task, attempts: Attempts) -> TaskResult:
     texts = [context + continuation for _, continuation in pairs]
     with_context = api.endpoint.echo_context and api.endpoint.batch_prompts is not False
     echoes, batched = await api.echoes(attempts, [*texts, context] if with_context else texts)
-    context_tokens = echoes[4].n_prompt if with_context else None
+    context_echo = echoes[4] if with_context else None
     lls = [0.0] * 4
     lengths = [0] * 4
     n_tokens = [0] * 4
@@ -71,11 +53,12 @@ async def mcq_logprob(api: Api, task: Task, attempts: Attempts) -> TaskResult:
     for label, choice, echo in zip(labels, choices, echoes[:4], strict=True):
         span = echo.span_by_offsets(len(context))
         if span is None:
-            if context_tokens is None:
+            if context_echo is None:
                 api.endpoint.echo_context = True
-                [alone], _ = await api.echoes(attempts, [context])
-                context_tokens = alone.n_prompt
-            span = echo.span_by_count(context_tokens)
+                [context_echo], _ = await api.echoes(attempts, [context])
+            span = echo.span_by_count(context_echo.n_prompt)
+            if echo.tokens[: span.start] != context_echo.tokens:  # a token merged across
+                span = replace(span, straddles=True)
             splits.add("token_count")
         else:
             splits.add("offsets")
@@ -97,10 +80,26 @@ async def mcq_logprob(api: Api, task: Task, attempts: Attempts) -> TaskResult:
         "split": splits.pop() if len(splits) == 1 else "mixed",
         "straddles": straddles,
     }
-    return TaskResult(
-        task=task,
-        label=pred,
-        status=VerdictStatus.OK,
-        scores=scores,
-        meta={"echo_max_tokens": api.endpoint.echo_max_tokens, "echo_batch": batched},
-    )
+    meta = {"echo_max_tokens": api.endpoint.echo_max_tokens, "echo_batch": batched}
+    if straddles:
+        # The server tokenised context+answer as one string and a token spans the boundary:
+        # lm-eval scores the context's own tokens followed by the rest, so these numbers are
+        # not the reference's. Kept for inspection, never a label.
+        kept = {f"{key}_server_tokenisation": scores.pop(key) for key in _NOT_EXACT}
+        return TaskResult(
+            task=task,
+            status=VerdictStatus.INVALID,
+            raw=STRADDLE_HELP.format(n=straddles),
+            scores={**scores, **kept},
+            meta=meta,
+        )
+    return TaskResult(task=task, label=pred, status=VerdictStatus.OK, scores=scores, meta=meta)
+
+
+STRADDLE_HELP = (
+    "not scored: in {n} of the four answers a token of the server's tokenisation spans the end "
+    "of the prompt and the start of the answer, so the log-likelihoods differ from "
+    "lm-evaluation-harness's (which scores the prompt's own tokens, then the answer's); use the "
+    "transformers backend for this item"
+)
+_NOT_EXACT = ("loglikelihoods", "pred_raw", "pred_norm", "is_greedy")
