@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import json
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -45,6 +44,8 @@ from pathlib import Path
 from typing import Any
 
 from fake_server import REPAIR, REPLY, FakeOpenAI
+from fake_server import _error as _error
+from fake_server import _json as _json
 
 Answer = tuple[int, dict[str, str], bytes]
 
@@ -559,21 +560,3 @@ def serve_model(**options: Any) -> Iterator[ModelOpenAI]:
     """A started server (for `yield from` in fixtures)."""
     with ModelOpenAI(**options) as server:
         yield server
-
-
-# Copied from fake_server (private there): a JSON answer and an OpenAI-style error answer.
-
-
-def _json(status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> Answer:
-    return (
-        status,
-        {"Content-Type": "application/json", **(headers or {})},
-        json.dumps(payload).encode("utf-8"),
-    )
-
-
-def _error(
-    status: int, message: str, code: str | None = None, *, param: str | None = None
-) -> Answer:
-    error = {"message": message, "type": "invalid_request_error", "param": param, "code": code}
-    return _json(status, {"error": error})

@@ -30,6 +30,7 @@ from w2c_tui.runs.local.generate import (
     AllowedTokens,
     Generated,
     generate_batch,
+    in_batches,
     sample_seed,
     split_on_failure,
     stop_tokens,
@@ -175,11 +176,7 @@ class ChatRunner:
 
     def run(self, tasks: Sequence[Task], emit: Emit, should_stop: ShouldStop) -> None:
         """Every task, emitting each batch's results as it finishes."""
-        for start in range(0, len(tasks), self.batch_size):
-            if should_stop():
-                return
-            for result in self._batch(list(tasks[start : start + self.batch_size])):
-                emit(result)
+        in_batches(tasks, self.batch_size, self._batch, emit, should_stop)
 
 
 def _task(pair: tuple[Task, Messages]) -> Task:

@@ -117,6 +117,22 @@ def split_on_failure(
         )
 
 
+def in_batches(
+    tasks: Sequence[Task],
+    size: int,
+    batch: Callable[[list[Task]], list[TaskResult]],
+    emit: Emit,
+    should_stop: ShouldStop,
+) -> None:
+    """`batch` over consecutive slices of `size` tasks, emitting each slice's results as it
+    finishes; a cancelled run stops between slices."""
+    for start in range(0, len(tasks), size):
+        if should_stop():
+            return
+        for result in batch(list(tasks[start : start + size])):
+            emit(result)
+
+
 class GenerateRunner:
     """Renders each task's prompt and generates up to `max_tokens` new tokens."""
 
@@ -185,8 +201,4 @@ class GenerateRunner:
 
     def run(self, tasks: Sequence[Task], emit: Emit, should_stop: ShouldStop) -> None:
         """Generate for every task, emitting each batch's results as it finishes."""
-        for start in range(0, len(tasks), self.batch_size):
-            if should_stop():
-                return
-            for result in self._batch(list(tasks[start : start + self.batch_size])):
-                emit(result)
+        in_batches(tasks, self.batch_size, self._batch, emit, should_stop)
