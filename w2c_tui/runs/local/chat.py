@@ -28,7 +28,6 @@ from w2c_tui.runs.judge import (
 from w2c_tui.runs.local.executor import NO_CHAT_TEMPLATE
 from w2c_tui.runs.local.generate import (
     AllowedTokens,
-    Generated,
     generate_batch,
     in_batches,
     sample_seed,
@@ -40,6 +39,15 @@ from w2c_tui.runs.mcq_index import mcq_index_messages, mcq_index_result
 from w2c_tui.runs.prompts.chat import render_chat
 
 Messages = list[dict[str, str]]
+
+
+@dataclass(frozen=True)
+class Conversation:
+    """A task's messages and their token ids (rendered once)."""
+
+    task: Task
+    messages: Messages
+    ids: list[int]
 
 
 @dataclass(frozen=True)
@@ -120,57 +128,56 @@ class ChatRunner:
             raise ValueError("the task has no response to judge")
         return judge_messages(self.prompt, task)
 
-    def _generate(self, conversations: list[tuple[Task, Messages]]) -> list[Generated]:
-        prompts = [self.ids(messages, task) for task, messages in conversations]
+    def _conversation(self, task: Task, messages: Messages) -> Conversation:
+        return Conversation(task, messages, self.ids(messages, task))
+
+    def _generate(self, conversations: list[Conversation]) -> list[str]:
         constraint = self.constraint
-        return generate_batch(
+        outputs = generate_batch(
             self.loaded,
-            prompts,
+            [c.ids for c in conversations],
             constraint.max_tokens if constraint else self.max_tokens,
             self.temperature,
-            sample_seed(conversations[0][0]),
+            sample_seed(conversations[0].task),
             constraint.allowed if constraint else None,
         )
+        return [out.text for out in outputs]
 
-    def _compute(self, batch: list[tuple[Task, Messages]]) -> list[TaskResult]:
+    def _compute(self, batch: list[Conversation]) -> list[TaskResult]:
         if not batch:
             return []
-        first = [out.text for out in self._generate(batch)]
+        first = self._generate(batch)
         if self.method is Method.MCQ_INDEX:
-            return [
-                mcq_index_result(task, reply) for (task, _), reply in zip(batch, first, strict=True)
-            ]
+            pairs = zip(batch, first, strict=True)
+            return [mcq_index_result(c.task, reply) for c, reply in pairs]
         assert self.prompt is not None
         unread = [
-            (i, (task, repair_messages(messages, first[i])))
-            for i, (task, messages) in enumerate(batch)
+            (i, self._conversation(c.task, repair_messages(c.messages, first[i])))
+            for i, c in enumerate(batch)
             if parse_judge_reply(first[i]).label is None
         ]
         second: dict[int, str] = {}
         if unread:
-            outputs = self._generate([conversation for _, conversation in unread])
-            second = {i: out.text for (i, _), out in zip(unread, outputs, strict=True)}
+            replies = self._generate([conversation for _, conversation in unread])
+            second = {i: reply for (i, _), reply in zip(unread, replies, strict=True)}
         return [
             judge_result(
-                task,
+                c.task,
                 self.prompt,
                 [first[i]] if i not in second else [first[i], second[i]],
                 self.structured,
             )
-            for i, (task, _) in enumerate(batch)
+            for i, c in enumerate(batch)
         ]
 
     def _batch(self, tasks: list[Task]) -> list[TaskResult]:
-        prepared: list[tuple[Task, Messages]] = []
+        prepared: list[Conversation] = []
         errors: list[TaskResult] = []
         for task in tasks:
-            try:
-                messages = self._messages(task)
-                self.ids(messages, task)  # a template failure is this task's error
+            try:  # a template failure is this task's error
+                prepared.append(self._conversation(task, self._messages(task)))
             except Exception as exc:
                 errors.append(TaskResult(task=task, error=f"cannot render the prompt: {exc}"))
-                continue
-            prepared.append((task, messages))
         where = "judging" if self.method is Method.JUDGE else "choosing an option"
         return errors + split_on_failure(prepared, self._compute, _task, where)
 
@@ -179,5 +186,5 @@ class ChatRunner:
         in_batches(tasks, self.batch_size, self._batch, emit, should_stop)
 
 
-def _task(pair: tuple[Task, Messages]) -> Task:
-    return pair[0]
+def _task(conversation: Conversation) -> Task:
+    return conversation.task
