@@ -187,16 +187,11 @@ class RunStore:
                     continue
                 for sample in range(config.repeats):
                     tasks.append(
-                        Task(
-                            item_id=item.id,
-                            uuid=item.uuid,
-                            question=item.question,
-                            tools=tuple(t.raw for t in item.tools),
-                            answers=item.answers,
-                            gold=item.gold,
-                            sample_index=sample,
-                            response_id=judged.id if judged else None,
-                            response_text=judged.text if judged else None,
+                        Task.of(
+                            item,
+                            sample,
+                            judged.id if judged else None,
+                            judged.text if judged else None,
                         )
                     )
             return tasks

@@ -11,6 +11,7 @@ from typing import Any
 
 from w2c_tui.domain.errors import W2CError
 from w2c_tui.domain.labels import Label, VerdictStatus
+from w2c_tui.domain.models import Item
 
 
 class Method(StrEnum):
@@ -127,6 +128,27 @@ class Task:
     sample_index: int = 0
     response_id: int | None = None
     response_text: str | None = None
+
+    @classmethod
+    def of(
+        cls,
+        item: Item,
+        sample_index: int = 0,
+        response_id: int | None = None,
+        response_text: str | None = None,
+    ) -> Task:
+        """The task of `item` (and, for a judge, of the response it reads)."""
+        return cls(
+            item_id=item.id,
+            uuid=item.uuid,
+            question=item.question,
+            tools=tuple(t.raw for t in item.tools),
+            answers=item.answers,
+            gold=item.gold,
+            sample_index=sample_index,
+            response_id=response_id,
+            response_text=response_text,
+        )
 
 
 @dataclass(frozen=True)

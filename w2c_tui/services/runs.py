@@ -293,15 +293,7 @@ class RunService:
         four answers by log-probability. Nothing is stored: it is a look, not a run."""
         from w2c_tui.runs.executor import make_executor
 
-        item = self._store.items.detail(item_id, None).item
-        task = Task(
-            item_id=item.id,
-            uuid=item.uuid,
-            question=item.question,
-            tools=tuple(t.raw for t in item.tools),
-            answers=item.answers,
-            gold=item.gold,
-        )
+        task = Task.of(self._store.items.detail(item_id, None).item)
         errors: list[str] = []
 
         def one(config: RunConfig, the_task: Task) -> TaskResult | None:
