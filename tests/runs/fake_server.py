@@ -220,7 +220,8 @@ class FakeOpenAI:
             return _error(400, f"Bad request from client with Authorization: {auth}")
         raise AssertionError(f"unknown fault {kind}")
 
-    def _chat(self, body: dict[str, Any]) -> tuple[int, dict[str, str], bytes]:
+    def _chat_refusal(self, body: dict[str, Any]) -> tuple[int, dict[str, str], bytes] | None:
+        """The 400 a chat request gets for a parameter this server is set to refuse, or None."""
         if "response_format" in body and not self.structured:
             return _error(
                 400, "response_format of type json_schema is not supported", param="response_format"
@@ -232,6 +233,12 @@ class FakeOpenAI:
                 "Use 'max_completion_tokens' instead.",
                 param="max_tokens",
             )
+        return None
+
+    def _chat(self, body: dict[str, Any]) -> tuple[int, dict[str, str], bytes]:
+        refused = self._chat_refusal(body)
+        if refused is not None:
+            return refused
         messages = body.get("messages") or []
         text = "\n".join(str(m.get("content") or "") for m in messages)
         repair = any(m.get("role") == "assistant" for m in messages)

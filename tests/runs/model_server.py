@@ -267,17 +267,9 @@ class ModelOpenAI(FakeOpenAI):
     # -- /v1/chat/completions --
 
     def _chat(self, body: dict[str, Any]) -> Answer:
-        if "response_format" in body and not self.structured:
-            return _error(
-                400, "response_format of type json_schema is not supported", param="response_format"
-            )
-        if self.reasoning_model and "max_tokens" in body:
-            return _error(
-                400,
-                "Unsupported parameter: 'max_tokens' is not supported with this model. "
-                "Use 'max_completion_tokens' instead.",
-                param="max_tokens",
-            )
+        refused = self._chat_refusal(body)
+        if refused is not None:
+            return refused
         try:
             messages = _messages(body.get("messages"))
         except BadRequest as exc:
