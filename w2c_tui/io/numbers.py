@@ -31,6 +31,34 @@ def estimate_text(
     return text + (f" [{num(ci[0], ci_digits)}, {num(ci[1], ci_digits)}]" if ci else "")
 
 
+METRICS_HEADERS: tuple[str, ...] = (
+    "n",
+    "macro-F1",
+    "Acc",
+    "Acc-Norm",
+    "Tool-Hall",
+    "Answer-Hall",
+    "Param-Hall",
+    "invalid",
+)
+"""Column names of `metrics_cells` (macro-F1 ×100, reference-compatible)."""
+
+
+def metrics_cells(m: dict[str, Any]) -> list[str]:
+    """One metrics document (a rater's `metrics` JSON) as table cells, in METRICS_HEADERS order."""
+    f1 = m["macro_f1_ref"]
+    return [
+        str(m["n_scored"]),
+        num(100 * f1, 1) if f1 is not None else "—",
+        pct(m["accuracy"]),
+        pct(m["accuracy_norm"]),
+        pct(m["tool_hallucination"]["rate"]),
+        pct(m["answer_hallucination"]["rate"]),
+        pct(m["parameter_hallucination"]["rate"]),
+        pct(m["invalid_rate"]),
+    ]
+
+
 STABILITY_HEADERS: tuple[str, ...] = (
     "over",
     "k",

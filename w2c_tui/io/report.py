@@ -6,7 +6,15 @@ import json
 from html import escape
 from typing import Any
 
-from w2c_tui.io.numbers import STABILITY_HEADERS, estimate_text, num, pct, stability_cells
+from w2c_tui.io.numbers import (
+    METRICS_HEADERS,
+    STABILITY_HEADERS,
+    estimate_text,
+    metrics_cells,
+    num,
+    pct,
+    stability_cells,
+)
 from w2c_tui.io.svg import data_uri, heatmap, intervals, reliability
 
 LABELS = ["direct", "tool_call", "request_for_info", "cannot_answer"]
@@ -307,19 +315,7 @@ def sections(dash: dict[str, Any]) -> list[tuple[str, list[str], list[Table]]]:
         )
     )
     metric_rows = [
-        [
-            m["rater"],
-            m["target_model"] or "all",
-            str(m["n_scored"]),
-            num(100 * m["macro_f1_ref"], 1) if m["macro_f1_ref"] is not None else "—",
-            pct(m["accuracy"]),
-            pct(m["accuracy_norm"]),
-            pct(m["tool_hallucination"]["rate"]),
-            pct(m["answer_hallucination"]["rate"]),
-            pct(m["parameter_hallucination"]["rate"]),
-            pct(m["invalid_rate"]),
-        ]
-        for m in dash["metrics"]
+        [m["rater"], m["target_model"] or "all", *metrics_cells(m)] for m in dash["metrics"]
     ]
     out.append(
         (
@@ -331,18 +327,7 @@ def sections(dash: dict[str, Any]) -> list[tuple[str, list[str], list[Table]]]:
             ],
             [
                 (
-                    [
-                        "rater",
-                        "target model",
-                        "n",
-                        "macro-F1",
-                        "Acc",
-                        "Acc-Norm",
-                        "Tool-Hall",
-                        "Answer-Hall",
-                        "Param-Hall",
-                        "invalid",
-                    ],
+                    ["rater", "target model", *METRICS_HEADERS],
                     metric_rows,
                 )
             ],

@@ -9,7 +9,14 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from w2c_tui.io.numbers import STABILITY_HEADERS, estimate_text, pct, stability_cells
+from w2c_tui.io.numbers import (
+    METRICS_HEADERS,
+    STABILITY_HEADERS,
+    estimate_text,
+    metrics_cells,
+    pct,
+    stability_cells,
+)
 from w2c_tui.io.numbers import num as fmt
 from w2c_tui.tui.widgets.charts import bar, interval_bar
 
@@ -276,14 +283,7 @@ def metrics(dash: dict[str, Any]) -> RenderableType:
     t = _table(
         "rater",
         "target model",
-        "n",
-        "macro-F1",
-        "Acc",
-        "Acc-Norm",
-        "Tool-Hall",
-        "Answer-Hall",
-        "Param-Hall",
-        "invalid",
+        *METRICS_HEADERS,
         "F1 (4 labels)",
         "F1 (no direct)",
         title="When2Call metrics against gold (macro-F1 ×100: reference-compatible, over "
@@ -293,18 +293,10 @@ def metrics(dash: dict[str, Any]) -> RenderableType:
         column.no_wrap = True
     t.columns[0].min_width = 22
     for m in dash["metrics"]:
-        f1 = m["macro_f1_ref"]
         t.add_row(
             m["rater"],
             m["target_model"] or "all",
-            str(m["n_scored"]),
-            f"{100 * f1:.1f}" if f1 is not None else "—",
-            pct(m["accuracy"]),
-            pct(m["accuracy_norm"]),
-            pct(m["tool_hallucination"]["rate"]),
-            pct(m["answer_hallucination"]["rate"]),
-            pct(m["parameter_hallucination"]["rate"]),
-            pct(m["invalid_rate"]),
+            *metrics_cells(m),
             fmt(m["macro_f1_4"]),
             fmt(m["macro_f1_no_direct"]),
         )
