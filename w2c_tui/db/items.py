@@ -163,18 +163,7 @@ class ItemQueries:
                 .offset(offset)
                 .limit(limit)
             )
-            return [
-                ItemLine(
-                    id=i,
-                    uuid=u,
-                    position=p,
-                    gold=Label(g) if g else None,
-                    n_tools=n,
-                    question=q,
-                    labelled=bool(lab),
-                )
-                for i, u, p, g, n, q, lab in session.execute(query).all()
-            ]
+            return [_line(*row) for row in session.execute(query).all()]
 
     def ids(
         self, dataset: str, flt: ItemFilter, mode: ReviewMode, rater_id: int | None
@@ -205,18 +194,7 @@ class ItemQueries:
                 func.substr(col(ItemRow.question), 1, QUESTION_PREVIEW),
                 labelled,
             ).where(col(ItemRow.id).in_(list(ids)))
-            found = {
-                i: ItemLine(
-                    id=i,
-                    uuid=u,
-                    position=p,
-                    gold=Label(g) if g else None,
-                    n_tools=n,
-                    question=q,
-                    labelled=bool(lab),
-                )
-                for i, u, p, g, n, q, lab in session.execute(query).all()
-            }
+            found = {row[0]: _line(*row) for row in session.execute(query).all()}
             return [found[i] for i in ids if i in found]
 
     def index_of(
@@ -430,3 +408,18 @@ def _qa(session: Session, item_id: int, rater_id: int | None, verdicts: list[Ver
         .limit(1)
     ).first()
     return ItemQA(label=label, flags=frozenset(c for c, on in flags.items() if on), note=note or "")
+
+
+def _line(
+    item_id: int, uuid: str, position: int, gold: str | None, n_tools: int, question: str, lab: Any
+) -> ItemLine:
+    """An items-list row from (id, uuid, position, gold, n_tools, question preview, labelled)."""
+    return ItemLine(
+        id=item_id,
+        uuid=uuid,
+        position=position,
+        gold=Label(gold) if gold else None,
+        n_tools=n_tools,
+        question=question,
+        labelled=bool(lab),
+    )
