@@ -133,7 +133,11 @@ class ImportService:
         return reports
 
     def _dataset_exists(self, name: str) -> bool:
-        return any(d.name == name for d in self._datasets.all())
+        try:
+            self._datasets.resolve(name)
+        except NotFoundError:
+            return False
+        return True
 
     def store_is_empty(self) -> bool:
         """True when no dataset has been imported yet."""
