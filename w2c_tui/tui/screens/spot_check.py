@@ -102,6 +102,7 @@ class SpotCheckDialog(ModalScreen[SpotSettings | None]):
 
     def on_mount(self) -> None:
         self.query_one("#spot-loading").display = False
+        self.query_one("#model", Input).focus()
 
     def _read(self) -> SpotSettings:
         def text(selector: str) -> str:
@@ -170,6 +171,7 @@ class SpotCheckDialog(ModalScreen[SpotSettings | None]):
             spot = event.worker.result
             assert spot is not None
             result.update(self._result(spot))
+            self.call_after_refresh(result.scroll_visible)
         else:
             result.update(Text(f"failed: {event.worker.error}", style="bold"))
 
