@@ -1,11 +1,18 @@
-"""Lookups shared by the query modules: datasets, raters and target models by name."""
+"""Lookups shared by the query modules: datasets, raters and target models by name.
+
+Get-or-create is an insert that tolerates the race (`INSERT … ON CONFLICT DO NOTHING`, then a
+select): two processes creating the same rater at once both get the one row, neither fails.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, select
 
 from w2c_tui.db.convert import dumps
-from w2c_tui.db.tables import DatasetRow, RaterRow, TargetModelRow
+from w2c_tui.db.tables import DatasetRow, RaterRow, TargetModelRow, utcnow
 from w2c_tui.domain.errors import NotFoundError
 from w2c_tui.domain.records import RaterSpec
 
@@ -20,26 +27,43 @@ def dataset_row(session: Session, name: str) -> DatasetRow:
     return row
 
 
+def insert_ignore(session: Session, table: Any, values: dict[str, Any]) -> None:
+    """INSERT … ON CONFLICT DO NOTHING, in the session's dialect (SQLite or PostgreSQL)."""
+    dialect = session.get_bind().dialect.name
+    module: Any = postgresql if dialect == "postgresql" else sqlite
+    session.execute(module.insert(table).values(**values).on_conflict_do_nothing())
+
+
 def rater_row(session: Session, spec: RaterSpec) -> RaterRow:
-    """The rater for `spec`, created on first use."""
+    """The rater for `spec`, created on first use (safe when another process races us)."""
     key = spec.key()
-    row = session.exec(select(RaterRow).where(RaterRow.key == key)).first()
+    query = select(RaterRow).where(RaterRow.key == key)
+    row = session.exec(query).first()
     if row is None:
-        row = RaterRow(
-            key=key, kind=spec.kind.value, name=spec.name, config_json=dumps(spec.config)
+        insert_ignore(
+            session,
+            RaterRow,
+            {
+                "key": key,
+                "kind": spec.kind.value,
+                "name": spec.name,
+                "config_json": dumps(spec.config),
+                "created_at": utcnow(),
+            },
         )
-        session.add(row)
-        session.flush()
+        row = session.exec(query).one()
     return row
 
 
 def target_model_row(session: Session, name: str, backend: str | None = None) -> TargetModelRow:
-    """The target model called `name`, created on first use."""
-    row = session.exec(select(TargetModelRow).where(TargetModelRow.name == name)).first()
+    """The target model called `name`, created on first use (race-safe like `rater_row`)."""
+    query = select(TargetModelRow).where(TargetModelRow.name == name)
+    row = session.exec(query).first()
     if row is None:
-        row = TargetModelRow(name=name, backend=backend)
-        session.add(row)
-        session.flush()
+        insert_ignore(
+            session, TargetModelRow, {"name": name, "backend": backend, "config_json": "{}"}
+        )
+        row = session.exec(query).one()
     return row
 
 

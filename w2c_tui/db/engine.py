@@ -1,40 +1,72 @@
-"""Engine creation with SQLite set up on purpose, and automatic migration on open."""
+"""Engine creation with SQLite set up on purpose, and automatic migration on open.
+
+SQLite transactions are begun by us, not by the driver (its implicit BEGIN is switched off):
+a read begins a plain deferred transaction, a write session (`db.writes.write_session`) begins
+with `BEGIN IMMEDIATE`, taking the write lock before it reads. A deferred transaction that
+reads and then writes fails at once with "database is locked" when another process committed
+in between (the busy handler is not even asked); taking the lock first makes it wait its turn.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, event
+from sqlalchemy import Connection, Engine, event
 from sqlalchemy.engine import make_url
 from sqlmodel import create_engine
 
 from w2c_tui.db.migrate import upgrade
 
+BUSY_TIMEOUT_MS = 10_000
+"""How long a SQLite statement waits for another process's lock before giving up."""
+IMMEDIATE = "w2c_immediate"
+"""Execution option: begin the transaction with the write lock (SQLite)."""
+BUSY_MS = "w2c_busy_ms"
+"""Execution option: how long this transaction waits for a lock, in milliseconds."""
+
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # WAL lets the TUI read while a run writes; FULL makes every committed label survive a
     # power cut (measured cheap: ~1 ms per commit); the busy timeout rides out a run's writes.
+    dbapi_connection.isolation_level = None  # we emit BEGIN ourselves (see _sqlite_begin)
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     cursor.execute("PRAGMA synchronous=FULL")
     cursor.close()
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    options = connection.get_execution_options()
+    busy = int(options.get(BUSY_MS, BUSY_TIMEOUT_MS))
+    connection.exec_driver_sql(f"PRAGMA busy_timeout={busy}")
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if options.get(IMMEDIATE) else "BEGIN")
+
+
+def _postgresql_begin(connection: Connection) -> None:
+    busy = connection.get_execution_options().get(BUSY_MS)
+    if busy is not None:
+        connection.exec_driver_sql(f"SET LOCAL lock_timeout = {int(busy)}")
 
 
 def make_engine(url: str, *, migrate: bool = True) -> Engine:
     """An engine for `url` (any SQLAlchemy URL); the schema is brought up to date first."""
     parsed = make_url(url)
     kwargs: dict[str, Any] = {}
-    if parsed.get_backend_name() == "sqlite":
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
         database = parsed.database
         if database and database != ":memory:":
             Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
         kwargs["connect_args"] = {"check_same_thread": False}
     engine = create_engine(url, **kwargs)
-    if parsed.get_backend_name() == "sqlite":
+    if backend == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "begin", _sqlite_begin)
+    elif backend == "postgresql":
+        event.listen(engine, "begin", _postgresql_begin)
     if migrate:
         upgrade(engine)
     return engine

@@ -29,6 +29,7 @@ from w2c_tui.domain.records import (
     RaterSpec,
     VerdictRecord,
 )
+from w2c_tui.domain.team import shuffle_key
 
 ITEM_BATCH = 2000
 
@@ -314,4 +315,5 @@ def _item_values(
         "orig_question": record.orig_question,
         "extra_json": dumps(record.extra),
         "content_hash": digest,
+        "shuffle_key": shuffle_key(record.uuid),
     }

@@ -10,6 +10,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from w2c_tui.db.common import rater_row, target_model_names, target_model_row
+from w2c_tui.db.label_write import LabelWrite, write_label
 from w2c_tui.db.tables import (
     DatasetRow,
     ItemRow,
@@ -19,10 +20,12 @@ from w2c_tui.db.tables import (
     ResponseRow,
     VerdictRow,
 )
+from w2c_tui.db.writes import retry_write, write_session
 from w2c_tui.domain.errors import NotFoundError
 from w2c_tui.domain.labels import Label, RaterKind, VerdictStatus
 from w2c_tui.domain.models import LabelChange, LabelRecord
 from w2c_tui.domain.records import RaterSpec
+from w2c_tui.domain.team import Seen
 
 
 def human_spec(annotator: str) -> RaterSpec:
@@ -36,27 +39,56 @@ class LabelStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def rater_id(self, annotator: str, *, create: bool = True) -> int | None:
+    def rater_id(
+        self, annotator: str, *, create: bool = True, kind: RaterKind = RaterKind.HUMAN
+    ) -> int | None:
         """The annotator's rater id (created on first use when `create`)."""
-        spec = human_spec(annotator)
-        with Session(self.engine) as session:
-            if not create:
+        spec = RaterSpec(kind=kind, name=annotator)
+        if not create:
+            with Session(self.engine) as session:
                 found = session.exec(select(RaterRow.id).where(RaterRow.key == spec.key())).first()
                 return int(found) if found is not None else None
-            row = rater_row(session, spec)
-            session.commit()
-            assert row.id is not None
-            return row.id
+
+        def create_it() -> int:
+            with write_session(self.engine) as session, session.begin():
+                row = rater_row(session, spec)
+                assert row.id is not None
+                return row.id
+
+        return retry_write(create_it, deadline_s=10.0)
 
     def set_label(
-        self, rater_id: int, item_id: int, response_id: int | None, label: Label | None
+        self,
+        rater_id: int,
+        item_id: int,
+        response_id: int | None,
+        label: Label | None,
+        *,
+        seen: Seen | None = None,
+        source: str = "tui",
+        deadline_s: float = 2.0,
     ) -> LabelChange | None:
         """Record `label` (None withdraws it) on a response, or on the item when no response.
 
         The earlier verdict stays in the table, marked not current; the new row points to it.
-        Returns None when nothing changed.
+        Returns None when nothing changed. A busy database is retried until `deadline_s`;
+        after that, or when the write cannot succeed, a WriteError says why.
         """
-        with Session(self.engine) as session, session.begin():
+        return retry_write(
+            lambda: self._set_label(rater_id, item_id, response_id, label, seen, source),
+            deadline_s=deadline_s,
+        )
+
+    def _set_label(
+        self,
+        rater_id: int,
+        item_id: int,
+        response_id: int | None,
+        label: Label | None,
+        seen: Seen | None,
+        source: str,
+    ) -> LabelChange | None:
+        with write_session(self.engine) as session, session.begin():
             item = session.get(ItemRow, item_id)
             if item is None:
                 raise NotFoundError(f"no item with id {item_id}")
@@ -68,46 +100,18 @@ class LabelStore:
                         f"response {response_id} is not a response to item {item.uuid}"
                     )
                 model_id = response.target_model_id
-            query = select(VerdictRow).where(
-                col(VerdictRow.rater_id) == rater_id,
-                col(VerdictRow.item_id) == item_id,
-                col(VerdictRow.is_current).is_(True),
-            )
-            query = query.where(
-                col(VerdictRow.response_id).is_(None)
-                if response_id is None
-                else col(VerdictRow.response_id) == response_id
-            )
-            if response_id is None:
-                query = query.where(col(VerdictRow.target_model_id).is_(None))
-            current = session.exec(query).first()
-            previous = Label(current.label) if current and current.label else None
-            if current is None and label is None:
-                return None
-            if current is not None and previous == label:
-                return None
-            if current is not None:
-                current.is_current = False
-                session.add(current)
-            row = VerdictRow(
-                rater_id=rater_id,
-                item_id=item_id,
-                target_model_id=model_id,
-                response_id=response_id,
-                label=label.value if label else None,
-                status=(VerdictStatus.OK if label else VerdictStatus.MISSING).value,
-                source="tui",
-                supersedes_id=current.id if current else None,
-            )
-            session.add(row)
-            session.flush()
-            assert row.id is not None
-            return LabelChange(
-                item_id=item_id,
-                response_id=response_id,
-                verdict_id=row.id,
-                previous_label=previous,
-                label=label,
+            return write_label(
+                session,
+                LabelWrite(
+                    rater_id=rater_id,
+                    item_id=item_id,
+                    dataset_id=item.dataset_id,
+                    model_id=model_id,
+                    response_id=response_id,
+                    label=label,
+                    seen=seen,
+                    source=source,
+                ),
             )
 
     def set_flag(self, rater_id: int, item_id: int, code: str, active: bool) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import Column, Index, Text, UniqueConstraint
+from sqlalchemy import BigInteger, Column, Index, Text, UniqueConstraint, func, text
 from sqlmodel import Field, SQLModel
 
 
@@ -54,6 +54,9 @@ class ItemRow(SQLModel, table=True):
     orig_question: str | None = Field(default=None, sa_column=Column(Text))
     extra_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))
     content_hash: str
+    shuffle_key: int = Field(default=0, sa_column=Column(BigInteger, nullable=False))
+    """A fixed pseudo-random number per item (from its uuid): blind mode orders the list by it,
+    mixed with the annotator's own key, so that position says nothing about the gold label."""
 
 
 class TargetModelRow(SQLModel, table=True):
@@ -94,6 +97,15 @@ class RaterRow(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
 
 
+CURRENT_VERDICT_UNIT = (
+    "rater_id",
+    "item_id",
+    func.coalesce(text("target_model_id"), 0),
+    func.coalesce(text("response_id"), 0),
+)
+"""What one current verdict is unique over: a rater's reading of one unit (NULLs made equal)."""
+
+
 class VerdictRow(SQLModel, table=True):
     """A rater's label; edits add a row that supersedes the earlier one, never overwrite it."""
 
@@ -102,6 +114,13 @@ class VerdictRow(SQLModel, table=True):
         Index("ix_verdict_item_rater_current", "item_id", "rater_id", "is_current"),
         Index("ix_verdict_rater_current", "rater_id", "is_current"),
         Index("ix_verdict_response", "response_id"),
+        Index(
+            "uq_verdict_current",
+            *CURRENT_VERDICT_UNIT,
+            unique=True,
+            sqlite_where=text("is_current"),
+            postgresql_where=text("is_current"),
+        ),
     )
     id: int | None = Field(default=None, primary_key=True)
     rater_id: int = Field(foreign_key="rater.id")
@@ -117,6 +136,11 @@ class VerdictRow(SQLModel, table=True):
     supersedes_id: int | None = Field(default=None, foreign_key="verdict.id")
     is_current: bool = True
     created_at: datetime = Field(default_factory=utcnow)
+    seen: str | None = None
+    """What the annotator had seen of the unit when labelling (domain.team.Seen); None for
+    machines, imports and labels made before this was recorded."""
+    guideline_id: int | None = Field(default=None, foreign_key="guideline.id")
+    """The labelling guideline version in force when a human made this label."""
 
 
 class QAFlagRow(SQLModel, table=True):
@@ -199,12 +223,67 @@ class ImportLogRow(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
 
 
+class AssignmentPlanRow(SQLModel, table=True):
+    """Who labels what on one dataset: the overlap, the seed and what was selected."""
+
+    __tablename__ = "assignment_plan"
+    __table_args__ = (UniqueConstraint("dataset_id", "unit_kind", name="uq_assignment_plan"),)
+    id: int | None = Field(default=None, primary_key=True)
+    dataset_id: int = Field(foreign_key="dataset.id")
+    unit_kind: str
+    overlap: int
+    seed: int
+    config_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
 class AssignmentRow(SQLModel, table=True):
-    """An item assigned to an annotator (team workflow; filled by a later capability)."""
+    """One unit (an item, or a model's response to it) in one annotator's queue."""
 
     __tablename__ = "assignment"
-    __table_args__ = (UniqueConstraint("rater_id", "item_id", name="uq_assignment"),)
+    __table_args__ = (
+        Index(
+            "uq_assignment_unit",
+            "rater_id",
+            "item_id",
+            func.coalesce(text("response_id"), 0),
+            unique=True,
+        ),
+        Index("ix_assignment_plan_rater", "plan_id", "rater_id", "order_key"),
+        Index("ix_assignment_item", "item_id"),
+    )
     id: int | None = Field(default=None, primary_key=True)
+    plan_id: int = Field(foreign_key="assignment_plan.id")
     rater_id: int = Field(foreign_key="rater.id")
     item_id: int = Field(foreign_key="item.id")
+    target_model_id: int | None = Field(default=None, foreign_key="target_model.id")
+    response_id: int | None = Field(default=None, foreign_key="response.id")
+    order_key: int = Field(default=0, sa_column=Column(BigInteger, nullable=False))
+    """The unit's place in this annotator's queue: seeded per annotator, unrelated to gold."""
     created_at: datetime = Field(default_factory=utcnow)
+
+
+class GuidelineRow(SQLModel, table=True):
+    """One version of a dataset's labelling guidelines (Markdown)."""
+
+    __tablename__ = "guideline"
+    __table_args__ = (UniqueConstraint("dataset_id", "version", name="uq_guideline_version"),)
+    id: int | None = Field(default=None, primary_key=True)
+    dataset_id: int = Field(foreign_key="dataset.id")
+    version: int
+    text: str = Field(sa_column=Column(Text, nullable=False))
+    sha256: str
+    source_path: str | None = None
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class GuidelineSeenRow(SQLModel, table=True):
+    """An annotator has been shown a guideline version (it opens once per version)."""
+
+    __tablename__ = "guideline_seen"
+    __table_args__ = (UniqueConstraint("rater_id", "guideline_id", name="uq_guideline_seen"),)
+    id: int | None = Field(default=None, primary_key=True)
+    rater_id: int = Field(foreign_key="rater.id")
+    guideline_id: int = Field(foreign_key="guideline.id")
+    seen_at: datetime = Field(default_factory=utcnow)

@@ -28,3 +28,16 @@ class NotFoundError(W2CError):
 
 class StrictImportError(W2CError):
     """--strict refused an import (unknown uuids or changed items)."""
+
+
+class WriteError(W2CError):
+    """The database did not take a write (busy past the deadline, read-only, gone).
+
+    `retryable` says whether trying again later can succeed (a busy database) or not (a
+    read-only file). The front ends keep what the user entered and offer a retry.
+    """
+
+    def __init__(self, reason: str, *, retryable: bool) -> None:
+        self.reason = reason
+        self.retryable = retryable
+        super().__init__(reason)

@@ -62,6 +62,8 @@ class RaterKind(StrEnum):
     MCQ_LOGPROB = "mcq_logprob"
     MCQ_INDEX = "mcq_index"
     GOLD = "gold"
+    ADJUDICATOR = "adjudicator"
+    """A person resolving the humans' disagreement: a reference, not one more rater."""
 
 
 class VerdictStatus(StrEnum):

@@ -38,9 +38,11 @@ def sections(dash: dict[str, Any]) -> list[tuple[str, list[str], list[Table]]]:
         + ("one per item and target model" if meta["unit_kind"] == "behaviour" else "one per item")
         + ").",
         f"Raters: {', '.join(meta['raters']) or 'none'}.",
-        f"Human consensus: majority of ≥{meta['min_humans']} human label(s), "
-        f"{meta['consensus']['n']} units; {meta['consensus']['ties_excluded']} ties excluded, "
-        f"{meta['consensus']['too_few_humans']} with too few humans.",
+        f"Human reference on {meta['consensus']['n']} units: "
+        f"{meta['consensus']['adjudicated']} from adjudication (an adjudicated label takes "
+        f"precedence over the majority), {meta['consensus']['majority']} by majority of "
+        f"≥{meta['min_humans']} human label(s); {meta['consensus']['ties_excluded']} ties "
+        f"excluded, {meta['consensus']['too_few_humans']} with too few humans.",
         f"Invalid (unparsable) outputs counted as **{meta['invalid_mode']}**; missing and "
         "invalid are never a class.",
         f"95% percentile intervals from a unit bootstrap, B = {meta['bootstrap']['B']}, seed "

@@ -150,7 +150,8 @@ class AgreementService:
         chosen = self._choose(readings, raters)
         humans = [r.key for r in readings.humans() if r.key in chosen]
         automated = [r.key for r in readings.raters if r.key in chosen and r.key not in humans]
-        ref, ties, too_few = consensus(readings, min_humans)
+        agreed = consensus(readings, min_humans)
+        ref = agreed.labels
         facts = {d.name: d for d in self._store.datasets.all()}.get(dataset)
         meta = {
             "dataset": dataset,
@@ -162,7 +163,7 @@ class AgreementService:
             "bootstrap": {"B": bootstrap, "seed": seed, "level": 0.95},
             "min_humans": min_humans,
             "invalid_mode": invalid_mode.value,
-            "consensus": {"n": len(ref), "ties_excluded": ties, "too_few_humans": too_few},
+            "consensus": agreed.as_json(),
             "generated_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "w2c_tui": __version__,
         }

@@ -75,7 +75,7 @@ def reference(readings: Readings, against: Against, min_humans: int) -> dict[str
     """Unit → reference label (gold, or the human majority)."""
     if against is Against.GOLD:
         return {u.key: u.gold for u in readings.units if u.gold is not None}
-    return consensus(readings, min_humans)[0]
+    return consensus(readings, min_humans).labels
 
 
 def rater_metrics(

@@ -69,6 +69,8 @@ class Readings:
     """Every response's reading, oldest first (for stability over repeated responses)."""
     samples: dict[tuple[str, str], list[Label | str]] = field(default_factory=dict)
     """The rater's own repeats (a run with --repeats): sample 0, 1, … of the current verdict."""
+    adjudicated: dict[str, tuple[Label, str]] = field(default_factory=dict)
+    """unit → (the adjudicated label, who decided): a reference that overrides the majority."""
 
     def rater(self, key: str) -> RaterInfo:
         """The rater with this key."""
@@ -99,6 +101,7 @@ def rater_key(rater: Rater, names: Counter[tuple[str, str]]) -> str:
         RaterKind.MCQ_LOGPROB: "logprob",
         RaterKind.MCQ_INDEX: "mcq-index",
         RaterKind.GOLD: "gold",
+        RaterKind.ADJUDICATOR: "adjudicator",
     }[rater.kind]
     key = f"{prefix}:{rater.name}"
     if names[(rater.kind.value, rater.name)] > 1:
@@ -113,6 +116,7 @@ def build_readings(
     by_item = {i.item_id: i for i in items}
     names = Counter((r.kind.value, r.name) for r in {x.rater.id: x.rater for x in ratings}.values())
     latest: dict[tuple[int, str | None], int] = {}
+    decided: dict[str, Rating] = {}
     for rating in ratings:
         if rating.response_id is not None:
             key = (rating.item_id, rating.target_model)
@@ -134,6 +138,14 @@ def build_readings(
             rating.response_id is not None
             and latest[(rating.item_id, rating.target_model)] != rating.response_id
         ):
+            continue
+        if rating.rater.kind is RaterKind.ADJUDICATOR:
+            # the newest adjudication of a unit is its reference; adjudicators are not raters
+            if isinstance(value, Label) and (
+                unit.key not in decided or rating.created_at >= decided[unit.key].created_at
+            ):
+                decided[unit.key] = rating
+                readings.adjudicated[unit.key] = (value, rating.rater.name)
             continue
         _add(readings, raters, unit, rating.rater, base, "label", value)
         if rating.repeats:
@@ -157,6 +169,7 @@ def build_readings(
         RaterKind.MCQ_LOGPROB: 2,
         RaterKind.MCQ_INDEX: 3,
         RaterKind.GOLD: 4,
+        RaterKind.ADJUDICATOR: 5,
     }
     readings.raters = sorted(raters.values(), key=lambda r: (order[r.kind], r.key))
     return readings
@@ -223,15 +236,43 @@ def _add_logprob(
         _add(readings, raters, unit, rating.rater, f"{base}:norm", "norm", label)
 
 
-def consensus(readings: Readings, min_humans: int = 1) -> tuple[dict[str, Label], int, int]:
-    """Majority of the available human labels per unit.
+@dataclass(frozen=True, slots=True)
+class Consensus:
+    """The human reference per unit: an adjudicated label where there is one, else the majority."""
 
-    Returns (unit → consensus label, units tied (excluded), units with too few humans).
+    labels: dict[str, Label]
+    ties: int
+    """Units whose humans tie and that nobody adjudicated (excluded)."""
+    too_few: int
+    """Units with fewer human labels than required and no adjudication (excluded)."""
+    adjudicated: int
+    """References that come from an adjudication."""
+
+    def as_json(self) -> dict[str, int]:
+        """Counts for reports and `--json` documents."""
+        return {
+            "n": len(self.labels),
+            "ties_excluded": self.ties,
+            "too_few_humans": self.too_few,
+            "adjudicated": self.adjudicated,
+            "majority": len(self.labels) - self.adjudicated,
+        }
+
+
+def consensus(readings: Readings, min_humans: int = 1) -> Consensus:
+    """The human reference: an adjudicated label takes precedence over the majority.
+
+    Without an adjudication: the majority of the available human labels, when there are at
+    least `min_humans` of them and the top label is not tied.
     """
     humans = [r.key for r in readings.humans()]
     out: dict[str, Label] = {}
-    ties = too_few = 0
+    ties = too_few = adjudicated = 0
     for unit in readings.units:
+        if unit.key in readings.adjudicated:
+            out[unit.key] = readings.adjudicated[unit.key][0]
+            adjudicated += 1
+            continue
         labels = [lab for h in humans if (lab := readings.label(unit.key, h)) is not None]
         if not labels:
             continue
@@ -243,7 +284,7 @@ def consensus(readings: Readings, min_humans: int = 1) -> tuple[dict[str, Label]
             ties += 1
             continue
         out[unit.key] = counts[0][0]
-    return out, ties, too_few
+    return Consensus(labels=out, ties=ties, too_few=too_few, adjudicated=adjudicated)
 
 
 def human_unanimity(readings: Readings) -> dict[str, float]:

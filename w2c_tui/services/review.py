@@ -17,6 +17,7 @@ from w2c_tui.domain.models import (
 )
 from w2c_tui.domain.qa import QA_FLAG_CODES
 from w2c_tui.domain.review import ItemFilter, ReviewMode
+from w2c_tui.domain.team import Seen
 from w2c_tui.services.readings import UnitKind, build_readings, disagreement_scores
 
 
@@ -133,20 +134,31 @@ class ReviewService:
         return self._store.items.sources(dataset)
 
     def label_response(
-        self, annotator: str, item_id: int, response_id: int, label: Label | None
+        self,
+        annotator: str,
+        item_id: int,
+        response_id: int,
+        label: Label | None,
+        *,
+        seen: Seen | None = None,
     ) -> LabelChange | None:
-        """Record which behaviour a response shows; durable when this returns."""
+        """Record which behaviour a response shows; durable when this returns.
+
+        A busy database is retried for a moment; then WriteError says why it was not saved.
+        """
         rater = self._rater(annotator, create=True)
         assert rater is not None
         self._generation += 1
-        return self._store.labels.set_label(rater, item_id, response_id, label)
+        return self._store.labels.set_label(rater, item_id, response_id, label, seen=seen)
 
-    def label_item(self, annotator: str, item_id: int, label: Label | None) -> LabelChange | None:
+    def label_item(
+        self, annotator: str, item_id: int, label: Label | None, *, seen: Seen | None = None
+    ) -> LabelChange | None:
         """Record which behaviour is correct for the item (item QA); durable when this returns."""
         rater = self._rater(annotator, create=True)
         assert rater is not None
         self._generation += 1
-        return self._store.labels.set_label(rater, item_id, None, label)
+        return self._store.labels.set_label(rater, item_id, None, label, seen=seen)
 
     def set_flag(self, annotator: str, item_id: int, code: str, active: bool) -> FlagChange:
         """Switch a checklist flag on or off."""

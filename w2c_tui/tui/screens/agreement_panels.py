@@ -30,8 +30,9 @@ def overview(dash: dict[str, Any]) -> RenderableType:
     head = Text()
     head.append(
         f"{meta['dataset']}: {meta['n_units']} units ({meta['unit_kind']}), "
-        f"{len(meta['raters'])} raters; consensus = majority of ≥{meta['min_humans']} "
-        f"human(s) on {meta['consensus']['n']} units, {meta['consensus']['ties_excluded']}"
+        f"{len(meta['raters'])} raters; human reference on {meta['consensus']['n']} units: "
+        f"{meta['consensus']['adjudicated']} adjudicated, {meta['consensus']['majority']} by "
+        f"majority of ≥{meta['min_humans']} human(s), {meta['consensus']['ties_excluded']}"
         f" ties excluded; invalid outputs counted as {meta['invalid_mode']}; "
         f"bootstrap B={meta['bootstrap']['B']} seed={meta['bootstrap']['seed']}",
         style="dim",

@@ -29,6 +29,7 @@ KIND_NAMES = {
     RaterKind.MCQ_LOGPROB: "log-prob MCQ",
     RaterKind.HUMAN: "human",
     RaterKind.GOLD: "gold",
+    RaterKind.ADJUDICATOR: "adjudicator",
 }
 
 

@@ -1,0 +1,88 @@
+"""Write transactions that wait their turn, and retries for writes that meet a busy database.
+
+Every human label goes through `retry_write`: a race on the unique "one current verdict"
+index, a SQLite lock held by another process, a PostgreSQL lock timeout or a serialization
+failure is retried with a short backoff until a deadline; what cannot succeed by retrying
+(a read-only database, a missing disk) is reported at once. Either way the caller gets a
+`WriteError` it can show, never a crash.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+from sqlalchemy import Engine
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlmodel import Session
+
+from w2c_tui.db.engine import BUSY_MS, IMMEDIATE
+from w2c_tui.domain.errors import WriteError
+
+T = TypeVar("T")
+
+ATTEMPT_MS = 400
+"""How long one attempt waits for a lock before the loop looks at its deadline again."""
+TRANSIENT = (
+    "database is locked",
+    "database table is locked",
+    "database is busy",
+    "lock timeout",
+    "lock_timeout",
+    "canceling statement due to lock timeout",
+    "deadlock detected",
+    "could not serialize access",
+    "could not obtain lock",
+)
+
+
+class Raced(Exception):
+    """Another writer changed the row between our read and our update: try again."""
+
+
+def write_session(engine: Engine, *, busy_ms: int = ATTEMPT_MS) -> Session:
+    """A session whose transactions take the write lock first and wait at most `busy_ms`."""
+    return Session(engine.execution_options(**{IMMEDIATE: True, BUSY_MS: busy_ms}))
+
+
+def _transient(error: DBAPIError) -> bool:
+    text = str(error.orig).lower()
+    return any(marker in text for marker in TRANSIENT)
+
+
+def _reason(error: BaseException) -> str:
+    orig = getattr(error, "orig", None) or error
+    text = " ".join(str(orig).split())
+    if "readonly" in text or "read-only" in text or "read only" in text:
+        return f"the database is read-only ({text})"
+    return text
+
+
+def retry_write(fn: Callable[[], T], *, deadline_s: float = 2.0) -> T:
+    """Run `fn` (one write transaction) until it succeeds or `deadline_s` has passed."""
+    start = time.monotonic()
+    delay = 0.005
+    while True:
+        try:
+            return fn()
+        except (IntegrityError, Raced) as error:
+            # a concurrent writer made its row current first: re-read and supersede it
+            if time.monotonic() - start > deadline_s:
+                raise WriteError(
+                    f"kept colliding with another writer: {_reason(error)}", retryable=True
+                ) from error
+        except OperationalError as error:
+            if not _transient(error):
+                raise WriteError(_reason(error), retryable=False) from error
+            if time.monotonic() - start > deadline_s:
+                raise WriteError(
+                    f"the database is busy: another process has held its write lock for over "
+                    f"{deadline_s:g} s ({_reason(error)})",
+                    retryable=True,
+                ) from error
+        except DBAPIError as error:
+            raise WriteError(_reason(error), retryable=False) from error
+        time.sleep(delay * (0.5 + random.random()))
+        delay = min(delay * 2, 0.2)
