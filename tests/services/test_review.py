@@ -107,10 +107,10 @@ def test_labelled_filter_and_next_unlabelled(demo: Services) -> None:
     assert demo.review.count("demo", done, RESP, "alice") == 1
     assert demo.review.count("demo", ItemFilter(labelled=False), RESP, "alice") == 29
     assert demo.review.count("demo", done, RESP, "bob") == 0
-    nxt = demo.review.next_unlabelled("demo", ItemFilter(), RESP, "alice", -1)
+    nxt = demo.review.next_unlabelled("demo", ItemFilter(), RESP, "alice", None)
     assert nxt is not None and nxt != detail.item.id
     last = demo.review.window("demo", ItemFilter(), RESP, None, 29, 1)[0]
-    wrapped = demo.review.next_unlabelled("demo", ItemFilter(), RESP, "alice", last.position)
+    wrapped = demo.review.next_unlabelled("demo", ItemFilter(), RESP, "alice", last.id)
     assert wrapped == nxt  # wraps around to the first unfinished item
     assert demo.review.progress("demo", RESP, "alice").done == 2
     assert demo.review.progress("demo", RESP, "alice").total == 60

@@ -18,7 +18,7 @@ async def review(app: W2CApp, pilot: object) -> ReviewScreen:
     await app.workers.wait_for_complete()
     for _ in range(50):
         await pilot.pause()
-        if isinstance(app.screen, ReviewScreen) and app.screen.detail is not None:
+        if isinstance(app.screen, ReviewScreen) and app.screen.state.detail is not None:
             return app.screen
     raise AssertionError(f"review screen did not open; screen is {app.screen!r}")
 

@@ -51,7 +51,7 @@ async def test_agreement_screen_drills_down_to_a_unit(demo: Services, wait_revie
         await pilot.press("enter")
         await pilot.pause()
         assert app.screen is review
-        assert review.detail is not None
+        assert review.state.detail is not None
 
 
 async def test_agreement_recomputes_and_switches_units(demo: Services, wait_review: Review) -> None:

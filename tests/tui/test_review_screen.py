@@ -49,9 +49,9 @@ async def test_label_key_commits_and_moves_to_next_unlabelled_response(
     app = W2CApp(demo, annotator="alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_review(app, pilot)
-        first_card = screen.card
+        first_card = screen.state.card
         assert first_card is not None and first_card.response is not None
-        item_id = screen.detail.item.id if screen.detail else None
+        item_id = screen.state.detail.item.id if screen.state.detail else None
         await pilot.press("2")
         [record] = demo.labels.export()
         assert (record.annotator, record.label, record.target_model) == (
@@ -60,12 +60,12 @@ async def test_label_key_commits_and_moves_to_next_unlabelled_response(
             first_card.target_model,
         )
         # moved on to the other response of the same item
-        assert screen.detail is not None and screen.detail.item.id == item_id
-        assert screen.card is not None and screen.card.response is not None
-        assert screen.card.response.id != first_card.response.id
+        assert screen.state.detail is not None and screen.state.detail.item.id == item_id
+        assert screen.state.card is not None and screen.state.card.response is not None
+        assert screen.state.card.response.id != first_card.response.id
         await pilot.press("3")
         # both responses labelled: the next item with unlabelled responses
-        assert screen.detail.item.id != item_id
+        assert screen.state.detail.item.id != item_id
         assert demo.review.progress("demo", ReviewMode.RESPONSES, "alice").done == 2
         assert screen.query_one(ItemsList).row(0).labelled  # type: ignore[union-attr]
 
@@ -74,12 +74,12 @@ async def test_undo_restores_the_previous_label(demo: Services, wait_review: Rev
     app = W2CApp(demo, annotator="alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_review(app, pilot)
-        response = screen.card.response if screen.card else None
+        response = screen.state.card.response if screen.state.card else None
         assert response is not None
         await pilot.press("4", "u")
-        assert screen.card is not None and screen.card.response is not None
-        assert screen.card.response.id == response.id  # undo brings you back to it
-        assert screen.card.mine is None
+        assert screen.state.card is not None and screen.state.card.response is not None
+        assert screen.state.card.response.id == response.id  # undo brings you back to it
+        assert screen.state.card.mine is None
         [record] = demo.labels.export()
         assert record.status is VerdictStatus.MISSING and record.n_edits == 1
 
@@ -90,24 +90,23 @@ async def test_blind_mode_hides_until_labelled_then_reveals(
     app = W2CApp(demo, annotator="alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_review(app, pilot)
-        assert screen.is_blind
+        assert screen.state.is_blind
         assert screen.query_one(ItemsList).hide_gold
-        assert all(not c.revealed for c in screen.cards)
-        assert screen._gold_hidden()
-        labelled = screen.card
+        assert all(not c.revealed for c in screen.state.cards)
+        assert screen.state.gold_hidden
+        labelled = screen.state.card
         await pilot.press("1")
         revealed = [
             c
-            for c in screen.cards
+            for c in screen.state.cards
             if c.response
             and labelled
             and labelled.response
             and c.response.id == labelled.response.id
         ]
         assert revealed and revealed[0].revealed
-        assert any(n.title == "Revealed" and "gold:" in n.message for n in app._notifications)
         await pilot.press("b")
-        assert not screen.is_blind and all(c.revealed for c in screen.cards)
+        assert not screen.state.is_blind and all(c.revealed for c in screen.state.cards)
         assert not screen.query_one(ItemsList).hide_gold
 
 
@@ -115,21 +114,21 @@ async def test_filters_search_and_jump(demo: Services, wait_review: Review) -> N
     app = W2CApp(demo, annotator="alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_review(app, pilot)
-        screen.filter = ItemFilter(tools=ToolCount.NONE)
-        screen.reload_list()
+        screen.state.set_filter(ItemFilter(tools=ToolCount.NONE))
+        screen.render_all()
         assert screen.query_one(ItemsList).count == 4
-        assert screen.detail is not None and screen.detail.item.n_tools == 0
+        assert screen.state.detail is not None and screen.state.detail.item.n_tools == 0
         await pilot.press("slash")
         assert isinstance(app.screen, FilterDialog)
         await pilot.press(*"Zürich", "enter")
         await pilot.pause()
-        assert screen.filter.search == "Zürich"
-        assert screen.detail is not None and "Zürich" in screen.detail.item.question
+        assert screen.state.filter.search == "Zürich"
+        assert screen.state.detail is not None and "Zürich" in screen.state.detail.item.question
         target = demo.review.window("demo", ItemFilter(), ReviewMode.RESPONSES, None, 17, 1)[0]
         await pilot.press("g", *target.uuid[:10], "enter")
         await pilot.pause()
-        assert screen.detail is not None and screen.detail.item.uuid == target.uuid
-        assert screen.filter == ItemFilter()  # cleared to show the item
+        assert screen.state.detail is not None and screen.state.detail.item.uuid == target.uuid
+        assert screen.state.filter == ItemFilter()  # cleared to show the item
 
 
 async def test_item_qa_label_flags_and_note(demo: Services, wait_review: Review) -> None:
@@ -137,8 +136,8 @@ async def test_item_qa_label_flags_and_note(demo: Services, wait_review: Review)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_review(app, pilot)
         await pilot.press("m")
-        assert screen.mode is ReviewMode.ITEM_QA and not screen.is_blind
-        item_id = screen.detail.item.id if screen.detail else -1
+        assert screen.mode is ReviewMode.ITEM_QA and not screen.state.is_blind
+        item_id = screen.state.detail.item.id if screen.state.detail else -1
         await pilot.press("c")
         assert isinstance(app.screen, ChecklistDialog)
         await pilot.press("space", "down", "space", "escape")
@@ -148,7 +147,7 @@ async def test_item_qa_label_flags_and_note(demo: Services, wait_review: Review)
         qa = demo.review.detail(item_id, "alice").qa
         assert qa.label is Label.REQUEST_FOR_INFO
         assert len(qa.flags) == 2 and qa.note == "odd wording"
-        assert screen.detail is not None and screen.detail.item.id != item_id  # moved on
+        assert screen.state.detail is not None and screen.state.detail.item.id != item_id  # moved on
         await pilot.press("u")  # undo the label, keep flags and note
         qa = demo.review.detail(item_id, "alice").qa
         assert qa.label is None and len(qa.flags) == 2
@@ -182,7 +181,7 @@ async def test_help_lists_keys_and_keys_are_configurable(
         await pilot.pause()
         [record] = demo.labels.export()
         assert record.label is None  # z undid the label
-        assert screen.undo_stack == []
+        assert screen.state.undo_stack == []
 
 
 async def test_human_and_judge_verdicts_shown_after_reveal(
@@ -192,7 +191,7 @@ async def test_human_and_judge_verdicts_shown_after_reveal(
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_review(app, pilot)
         await pilot.press("b")
-        card = screen.card
+        card = screen.state.card
         assert card is not None and card.response is not None
         kinds = {v.rater.kind for v in card.response.verdicts} | {
             v.rater.kind for v in card.model_verdicts

@@ -34,7 +34,7 @@ async def test_spot_check_shows_answer_judge_and_mcq_beside_my_label(
     app = W2CApp(demo, annotator="alice")
     async with app.run_test(size=(160, 45)) as pilot:
         screen = await wait_review(app, pilot)
-        assert screen.detail is not None
+        assert screen.state.detail is not None
         await pilot.press("S")
         await pilot.pause()
         dialog = app.screen

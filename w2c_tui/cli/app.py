@@ -9,6 +9,7 @@ import typer
 from w2c_tui import __version__
 from w2c_tui.cli import (
     agreement_cmd,
+    assign_cmd,
     data_cmd,
     db_cmd,
     import_cmd,
@@ -90,3 +91,4 @@ app.add_typer(labels_cmd.labels_app, name="labels")
 app.add_typer(db_cmd.db_app, name="db")
 app.add_typer(run_cmd.run_app, name="run")
 app.add_typer(verdicts_cmd.verdicts_app, name="verdicts")
+app.add_typer(assign_cmd.assign_app, name="assign")

@@ -32,6 +32,8 @@ class LabelWrite:
     label: Label | None
     seen: Seen | None = None
     source: str = "tui"
+    raw: str | None = None
+    """Free text kept with the label (an adjudicator's note); a changed text is a change."""
 
 
 def current_verdict(
@@ -72,7 +74,11 @@ def write_label(session: Session, write: LabelWrite) -> LabelChange | None:
     previous = Label(current.label) if current is not None and current.label else None
     if current is None and write.label is None:
         return None
-    if current is not None and previous == write.label:
+    if (
+        current is not None
+        and previous == write.label
+        and (write.raw is None or write.raw == (current.raw or ""))
+    ):
         return None
     if current is not None:
         retired = session.execute(
@@ -92,6 +98,7 @@ def write_label(session: Session, write: LabelWrite) -> LabelChange | None:
         source=write.source,
         supersedes_id=current.id if current else None,
         seen=write.seen.value if write.seen else None,
+        raw=write.raw or None,
         guideline_id=current_guideline_id(session, write.dataset_id),
     )
     session.add(row)

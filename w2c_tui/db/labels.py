@@ -67,6 +67,7 @@ class LabelStore:
         seen: Seen | None = None,
         source: str = "tui",
         deadline_s: float = 2.0,
+        note: str | None = None,
     ) -> LabelChange | None:
         """Record `label` (None withdraws it) on a response, or on the item when no response.
 
@@ -75,7 +76,7 @@ class LabelStore:
         after that, or when the write cannot succeed, a WriteError says why.
         """
         return retry_write(
-            lambda: self._set_label(rater_id, item_id, response_id, label, seen, source),
+            lambda: self._set_label(rater_id, item_id, response_id, label, seen, source, note),
             deadline_s=deadline_s,
         )
 
@@ -87,6 +88,7 @@ class LabelStore:
         label: Label | None,
         seen: Seen | None,
         source: str,
+        note: str | None = None,
     ) -> LabelChange | None:
         with write_session(self.engine) as session, session.begin():
             item = session.get(ItemRow, item_id)
@@ -111,6 +113,7 @@ class LabelStore:
                     label=label,
                     seen=seen,
                     source=source,
+                    raw=note,
                 ),
             )
 

@@ -6,14 +6,17 @@ from dataclasses import dataclass
 
 from sqlalchemy import Engine
 
+from w2c_tui.db.assignments import AssignmentStore
 from w2c_tui.db.datasets import DatasetQueries
 from w2c_tui.db.engine import make_engine
+from w2c_tui.db.guidelines import GuidelineStore
 from w2c_tui.db.imports import ImportWriter
 from w2c_tui.db.items import ItemQueries
 from w2c_tui.db.labels import LabelStore
 from w2c_tui.db.migrate import current_revision, head_revision, upgrade
 from w2c_tui.db.ratings import RatingQueries
 from w2c_tui.db.runs import RunStore
+from w2c_tui.db.team import TeamQueries
 
 
 @dataclass(frozen=True)
@@ -27,6 +30,9 @@ class Store:
     imports: ImportWriter
     ratings: RatingQueries
     runs: RunStore
+    assignments: AssignmentStore
+    guidelines: GuidelineStore
+    team: TeamQueries
 
     @classmethod
     def open(cls, url: str, *, migrate: bool = True) -> Store:
@@ -40,6 +46,9 @@ class Store:
             imports=ImportWriter(engine),
             ratings=RatingQueries(engine),
             runs=RunStore(engine),
+            assignments=AssignmentStore(engine),
+            guidelines=GuidelineStore(engine),
+            team=TeamQueries(engine),
         )
 
     def revision(self) -> tuple[str | None, str]:

@@ -164,6 +164,8 @@ class ItemDetail:
     item: Item
     models: tuple[ModelPanel, ...]
     qa: ItemQA
+    assigned: frozenset[int] = frozenset()
+    """Ids of this item's responses in the annotator's queue (empty: no such assignments)."""
 
     @property
     def responses(self) -> tuple[Response, ...]:

@@ -20,6 +20,15 @@ class ReviewMode(StrEnum):
         return "response labelling" if self is ReviewMode.RESPONSES else "item QA"
 
 
+class ListOrder(StrEnum):
+    """How the items list is ordered (an assigned queue always has its own seeded order)."""
+
+    FILE = "file"
+    """The dataset's file order."""
+    SHUFFLED = "shuffled"
+    """Shuffled per annotator (blind mode): position says nothing about the gold label."""
+
+
 class ToolCount(StrEnum):
     """Buckets of the number of tools offered."""
 
@@ -40,6 +49,10 @@ class ItemFilter:
     search: str = ""
     ranked: bool = False
     """The disagreement queue: only items raters disagree on, most disputed first."""
+    queue: bool = False
+    """Only the annotator's assigned units, in their queue's seeded order."""
+    order: ListOrder = ListOrder.FILE
+    """File order or shuffled per annotator (not a filter: it never hides an item)."""
 
     def with_(self, **changes: object) -> ItemFilter:
         """A copy with some fields changed."""
@@ -48,7 +61,11 @@ class ItemFilter:
     @property
     def active(self) -> bool:
         """True when anything is filtered."""
-        return self != ItemFilter()
+        return self.with_(order=ListOrder.FILE) != ItemFilter()
+
+    def cleared(self) -> ItemFilter:
+        """No filter, the same order."""
+        return ItemFilter(order=self.order)
 
     def describe(self) -> str:
         """A short text for the header, e.g. 'gold=tool_call tools=0'."""
@@ -67,4 +84,6 @@ class ItemFilter:
             parts.append(f"search={self.search!r}")
         if self.ranked:
             parts.append("disagreement queue")
+        if self.queue:
+            parts.append("my queue")
         return " ".join(parts) or "all items"

@@ -17,7 +17,7 @@ from w2c_tui.domain.models import (
 )
 from w2c_tui.domain.qa import QA_FLAG_CODES
 from w2c_tui.domain.review import ItemFilter, ReviewMode
-from w2c_tui.domain.team import Seen
+from w2c_tui.domain.team import Seen, annotator_key
 from w2c_tui.services.readings import UnitKind, build_readings, disagreement_scores
 
 
@@ -41,11 +41,17 @@ class ReviewService:
             self._rater_ids[annotator] = found
         return self._rater_ids[annotator]
 
+    @staticmethod
+    def _salt(annotator: str | None) -> int:
+        return annotator_key(annotator) if annotator else 0
+
     def count(self, dataset: str, flt: ItemFilter, mode: ReviewMode, annotator: str | None) -> int:
         """How many items the filter keeps."""
         if flt.ranked:
             return len(self.queue(dataset, flt, mode, annotator))
-        return self._store.items.count(dataset, flt, mode, self._rater(annotator))
+        return self._store.items.count(
+            dataset, flt, mode, self._rater(annotator), self._salt(annotator)
+        )
 
     def queue(
         self, dataset: str, flt: ItemFilter, mode: ReviewMode, annotator: str | None
@@ -60,7 +66,9 @@ class ReviewService:
         if self._queue is not None and self._queue[0] == key:
             return self._queue[1]
         rater = self._rater(annotator)
-        ids = self._store.items.ids(dataset, flt.with_(ranked=False), mode, rater)
+        ids = self._store.items.ids(
+            dataset, flt.with_(ranked=False), mode, rater, self._salt(annotator)
+        )
         items = self._store.ratings.items(dataset)
         ratings = self._store.ratings.ratings(dataset)
         scores: dict[int, float] = {}
@@ -85,7 +93,9 @@ class ReviewService:
         if flt.ranked:
             ids = self.queue(dataset, flt, mode, annotator)[offset : offset + limit]
             return self._store.items.rows(ids, mode, self._rater(annotator))
-        return self._store.items.window(dataset, flt, mode, self._rater(annotator), offset, limit)
+        return self._store.items.window(
+            dataset, flt, mode, self._rater(annotator), offset, limit, self._salt(annotator)
+        )
 
     def index_of(
         self, dataset: str, flt: ItemFilter, mode: ReviewMode, annotator: str | None, item_id: int
@@ -94,7 +104,9 @@ class ReviewService:
         if flt.ranked:
             ranked = self.queue(dataset, flt, mode, annotator)
             return ranked.index(item_id) if item_id in ranked else None
-        return self._store.items.index_of(dataset, flt, mode, self._rater(annotator), item_id)
+        return self._store.items.index_of(
+            dataset, flt, mode, self._rater(annotator), item_id, self._salt(annotator)
+        )
 
     def next_unlabelled(
         self,
@@ -102,19 +114,19 @@ class ReviewService:
         flt: ItemFilter,
         mode: ReviewMode,
         annotator: str | None,
-        after_position: int,
+        after_item: int | None,
     ) -> int | None:
-        """The next item this annotator has not finished, after a position (wrapping)."""
+        """The next item this annotator has not finished, after `after_item` (wrapping)."""
         if flt.ranked:
             ranked = self.queue(dataset, flt, mode, annotator)
             rows = self._store.items.rows(ranked, mode, self._rater(annotator))
-            start = next((n for n, r in enumerate(rows) if r.position == after_position), -1)
+            start = next((n for n, r in enumerate(rows) if r.id == after_item), -1)
             for row in rows[start + 1 :] + rows[: start + 1]:
                 if not row.labelled:
                     return row.id
             return None
         return self._store.items.next_unlabelled(
-            dataset, flt, mode, self._rater(annotator), after_position
+            dataset, flt, mode, self._rater(annotator), after_item, self._salt(annotator)
         )
 
     def find(self, dataset: str, uuid: str) -> Item:
@@ -128,6 +140,10 @@ class ReviewService:
     def progress(self, dataset: str, mode: ReviewMode, annotator: str | None) -> Progress:
         """Labelled / total for the annotator in this mode."""
         return self._store.items.progress(dataset, mode, self._rater(annotator))
+
+    def has_responses(self, dataset: str) -> bool:
+        """Whether the dataset has model responses to label."""
+        return self._store.items.has_responses(dataset)
 
     def sources(self, dataset: str) -> list[str]:
         """Distinct item sources (for the source filter)."""

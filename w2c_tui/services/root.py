@@ -7,15 +7,19 @@ from typing import TYPE_CHECKING
 
 from w2c_tui.db.store import Store
 from w2c_tui.paths import default_db_url
+from w2c_tui.services.assignments import AssignmentService
 from w2c_tui.services.datasets import DatasetService
+from w2c_tui.services.guidelines import GuidelineService
 from w2c_tui.services.imports import ImportService
 from w2c_tui.services.labels import LabelService
 from w2c_tui.services.review import ReviewService
 
 if TYPE_CHECKING:
+    from w2c_tui.services.adjudication import AdjudicationService
     from w2c_tui.services.agreement import AgreementService
     from w2c_tui.services.metrics import MetricsService
     from w2c_tui.services.runs import RunService
+    from w2c_tui.services.team import TeamService
 
 
 @dataclass
@@ -32,9 +36,13 @@ class Services:
     imports: ImportService
     review: ReviewService
     labels: LabelService
+    assignments: AssignmentService
+    guidelines: GuidelineService
     _agreement: AgreementService | None = field(default=None, repr=False)
     _metrics: MetricsService | None = field(default=None, repr=False)
     _runs: RunService | None = field(default=None, repr=False)
+    _team: TeamService | None = field(default=None, repr=False)
+    _adjudication: AdjudicationService | None = field(default=None, repr=False)
 
     @property
     def agreement(self) -> AgreementService:
@@ -63,6 +71,24 @@ class Services:
             self._runs = RunService(self.store, self.url)
         return self._runs
 
+    @property
+    def team(self) -> TeamService:
+        """Team progress (its α needs the statistics libraries)."""
+        if self._team is None:
+            from w2c_tui.services.team import TeamService
+
+            self._team = TeamService(self.store)
+        return self._team
+
+    @property
+    def adjudication(self) -> AdjudicationService:
+        """The adjudication queue and decisions."""
+        if self._adjudication is None:
+            from w2c_tui.services.adjudication import AdjudicationService
+
+            self._adjudication = AdjudicationService(self.store)
+        return self._adjudication
+
     def close(self) -> None:
         """Release the database."""
         self.store.close()
@@ -83,4 +109,6 @@ def open_services(url: str | None = None, *, migrate: bool = True) -> Services:
         imports=ImportService(store),
         review=ReviewService(store),
         labels=LabelService(store),
+        assignments=AssignmentService(store),
+        guidelines=GuidelineService(store),
     )

@@ -31,12 +31,21 @@ REVIEW_BINDINGS: list[Binding] = [
     Binding("t", "toggle_tools", "tools", id="tools", show=False),
     Binding("c", "checklist", "QA flags", id="checklist", show=False),
     Binding("e", "note", "note", id="note", show=False),
+    Binding("Q", "toggle_queue", "my queue", id="my-queue"),
+    Binding("ctrl+s", "retry_save", "retry save", id="retry-save", show=False),
+    Binding("U", "switch_annotator", "annotator", id="switch-annotator", show=False),
+    Binding("T", "team", "team", id="team"),
+    Binding("G", "guidelines", "guidelines", id="guidelines"),
+    Binding("A", "adjudicate", "adjudicate", id="adjudicate", show=False),
     Binding("d", "datasets", "datasets", id="datasets"),
     Binding("question_mark", "help", "help", id="help"),
 ]
 
 HELP_GROUPS: list[tuple[str, list[str]]] = [
-    ("Labelling", ["label-1", "label-2", "label-3", "label-4", "clear-label", "undo", "skip"]),
+    (
+        "Labelling",
+        ["label-1", "label-2", "label-3", "label-4", "clear-label", "undo", "skip", "retry-save"],
+    ),
     (
         "Moving",
         [
@@ -50,7 +59,11 @@ HELP_GROUPS: list[tuple[str, list[str]]] = [
             "goto",
         ],
     ),
-    ("What you see", ["blind", "mode", "filter", "search", "queue", "tools", "checklist", "note"]),
+    (
+        "What you see",
+        ["blind", "mode", "my-queue", "filter", "search", "queue", "tools", "checklist", "note"],
+    ),
+    ("Team", ["switch-annotator", "team", "guidelines", "adjudicate"]),
     ("Screens", ["agreement", "runs", "spot-check", "datasets", "help"]),
 ]
 
@@ -71,7 +84,8 @@ DESCRIPTIONS: dict[str, str] = {
     "prev-response": "previous response of this item",
     "next-unlabelled": "next item you have not finished",
     "goto": "jump to an item by uuid",
-    "blind": "blind mode: hide gold, other raters, scores and model names until you label",
+    "blind": "blind mode: the list shuffled for you; a response's model and raters hidden "
+    "until you label it, gold and scores until the whole item has your labels",
     "mode": "switch between response labelling and item QA",
     "filter": "filter: gold label, number of tools, source, labelled, human≠judge",
     "search": "search the question text (and uuids)",
@@ -84,4 +98,11 @@ DESCRIPTIONS: dict[str, str] = {
     "note": "item QA: edit your note on the item",
     "datasets": "datasets: counts, switch dataset",
     "help": "this help",
+    "my-queue": "your assigned units only, in your queue's seeded order (on by default when "
+    "you have assignments); again: every item",
+    "retry-save": "try again to save a label the database did not take (busy or read-only)",
+    "switch-annotator": "label as someone else: an annotator of this database or a new name",
+    "team": "team progress: assigned / done / rate per annotator, complete units, human α",
+    "guidelines": "the dataset's labelling guidelines beside the item (show / hide)",
+    "adjudicate": "adjudication queue: units where the humans disagree, most split first",
 }

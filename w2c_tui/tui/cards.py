@@ -1,4 +1,11 @@
-"""Which response cards the review screen shows, in which order, and what each reveals."""
+"""Which response cards the review screen shows, in which order, and what each reveals.
+
+The blind rules (docs/team.md): committing a label on a response reveals what belongs to that
+response — its model and the other raters' verdicts on it. The gold label and the item-level
+scores (a log-prob or MCQ-index reading of a model on the item) are revealed only when every
+response of the item in the annotator's queue carries their label (in item QA: once the item
+label is in). Nothing else reaches the screen before that.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +14,8 @@ from dataclasses import dataclass
 
 from w2c_tui.domain.labels import RaterKind, VerdictStatus
 from w2c_tui.domain.models import ItemDetail, Response, Verdict
+from w2c_tui.domain.review import ReviewMode
+from w2c_tui.domain.team import Seen
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +28,13 @@ class Card:
     number: int
     mine: Verdict | None
     revealed: bool
+    """The model's name and the other raters' verdicts on this response may be shown."""
+    scores_revealed: bool = True
+    """The item-level scores of this model may be shown (they go with the gold label)."""
+    queued: bool = True
+    """The response is in the annotator's queue (or there is no queue for this item)."""
+    blind: bool = False
+    """Shown in blind mode (what is revealed was earned by a label)."""
 
     @property
     def labelable(self) -> bool:
@@ -38,7 +54,38 @@ def own_verdict(response: Response, annotator: str | None) -> Verdict | None:
     return None
 
 
-def build_cards(detail: ItemDetail, annotator: str | None, blind: bool) -> list[Card]:
+def queue_responses(detail: ItemDetail) -> list[Response]:
+    """The responses the annotator owes a label: the assigned ones, else every response."""
+    labelable = [r for r in detail.responses if r.id is not None]
+    if detail.assigned:
+        return [r for r in labelable if r.id in detail.assigned]
+    return labelable
+
+
+def gold_revealed(detail: ItemDetail, annotator: str | None, blind: bool, mode: ReviewMode) -> bool:
+    """Whether the gold label and the item-level scores may be shown now."""
+    if not blind:
+        return True
+    if mode is ReviewMode.ITEM_QA:
+        return detail.qa.label is not None
+    owed = queue_responses(detail)
+    return bool(owed) and all(own_verdict(r, annotator) is not None for r in owed)
+
+
+def seen_for(card: Card | None, gold: bool, blind: bool, mode: ReviewMode) -> Seen:
+    """What the annotator has seen of the unit they are about to label."""
+    if not blind:
+        return Seen.OPEN
+    if mode is ReviewMode.ITEM_QA:
+        return Seen.GOLD if gold else Seen.BLIND
+    if card is None or card.mine is None:
+        return Seen.BLIND
+    return Seen.GOLD if gold else Seen.REVEALED
+
+
+def build_cards(
+    detail: ItemDetail, annotator: str | None, blind: bool, mode: ReviewMode = ReviewMode.RESPONSES
+) -> list[Card]:
     """Cards in display order; blind mode shuffles them so position does not name the model."""
     entries: list[tuple[str, Response | None, tuple[Verdict, ...]]] = []
     for panel in detail.models:
@@ -53,9 +100,16 @@ def build_cards(detail: ItemDetail, annotator: str | None, blind: bool) -> list[
                 f"{salt}:{e[0]}:{e[1].id if e[1] else ''}".encode()
             ).hexdigest()
         )
+    gold = gold_revealed(detail, annotator, blind, mode)
     cards = []
     for number, (model, response, model_verdicts) in enumerate(entries, 1):
         mine = own_verdict(response, annotator) if response else None
+        if not blind:
+            revealed = True
+        elif mode is ReviewMode.ITEM_QA or response is None:
+            revealed = gold
+        else:
+            revealed = mine is not None
         cards.append(
             Card(
                 target_model=model,
@@ -63,7 +117,11 @@ def build_cards(detail: ItemDetail, annotator: str | None, blind: bool) -> list[
                 model_verdicts=model_verdicts,
                 number=number,
                 mine=mine,
-                revealed=not blind or mine is not None,
+                revealed=revealed,
+                scores_revealed=gold,
+                blind=blind,
+                queued=not detail.assigned
+                or (response is not None and response.id in detail.assigned),
             )
         )
     return cards

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Checkbox, Input, Label, Select, SelectionList
+from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, SelectionList
+from textual.widgets.option_list import Option
 from textual.widgets.selection_list import Selection
 
 from w2c_tui.domain.labels import LABELS
@@ -40,6 +42,56 @@ class AnnotatorDialog(ModalScreen[str]):
             self.dismiss(name)
         else:
             self.notify("A name is needed to record labels.", severity="warning")
+
+
+class AnnotatorSwitchDialog(ModalScreen[str | None]):
+    """Switch who is labelling: an annotator of this database, or a new name."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, annotators: list[str], current: str) -> None:
+        super().__init__()
+        self._annotators = annotators
+        self._current = current
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(
+                f"Label as someone else (now: {self._current})",
+                classes="dialog--title",
+                markup=False,
+            )
+            if self._annotators:
+                yield OptionList(
+                    *[Option(Text(name), id=name) for name in self._annotators], id="annotators"
+                )
+            yield Input(placeholder="or a new name, then Enter", id="name")
+            yield Label(
+                "Each annotator has their own labels, queue and undo history.",
+                classes="dialog--hint",
+            )
+
+    def on_mount(self) -> None:
+        if self._annotators:
+            options = self.query_one(OptionList)
+            if self._current in self._annotators:
+                options.highlighted = self._annotators.index(self._current)
+            options.focus()
+        else:
+            self.query_one(Input).focus()
+
+    @on(OptionList.OptionSelected)
+    def chosen(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    @on(Input.Submitted)
+    def typed(self, event: Input.Submitted) -> None:
+        name = event.value.strip()
+        if name:
+            self.dismiss(name)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
 
 
 class JumpDialog(ModalScreen[str | None]):
@@ -100,7 +152,9 @@ class ChecklistDialog(ModalScreen[None]):
             )
             yield SelectionList[str](
                 *[
-                    Selection(f"{spec.group} › {spec.text}", spec.code, spec.code in self._active)
+                    Selection(
+                        Text(f"{spec.group} › {spec.text}"), spec.code, spec.code in self._active
+                    )
                     for spec in QA_FLAGS
                 ],
                 id="flags",
@@ -172,6 +226,11 @@ class FilterDialog(ModalScreen[ItemFilter | None]):
                 value=flt.ranked,
                 id="ranked",
             )
+            yield Checkbox(
+                "my queue: only the units assigned to me, in my queue's order",
+                value=flt.queue,
+                id="queue",
+            )
             with Horizontal(classes="dialog--buttons"):
                 yield Button("Apply", variant="primary", id="apply")
                 yield Button("Clear all", id="clear")
@@ -196,7 +255,9 @@ class FilterDialog(ModalScreen[ItemFilter | None]):
             labelled=None if labelled is None else labelled == "yes",
             disagree=self.query_one("#disagree", Checkbox).value,
             ranked=self.query_one("#ranked", Checkbox).value,
+            queue=self.query_one("#queue", Checkbox).value,
             search=self.query_one("#search", Input).value.strip(),
+            order=self._current.order,
         )
 
     @on(Input.Submitted)
@@ -206,7 +267,7 @@ class FilterDialog(ModalScreen[ItemFilter | None]):
 
     @on(Button.Pressed, "#clear")
     def clear(self) -> None:
-        self.dismiss(ItemFilter())
+        self.dismiss(self._current.cleared())
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:

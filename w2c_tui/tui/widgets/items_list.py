@@ -1,4 +1,4 @@
-"""A virtual items list: renders only the visible lines, fetching rows window by window."""
+"""A virtual items list: renders only the visible lines; rows come from the screen's cache."""
 
 from __future__ import annotations
 
@@ -16,9 +16,7 @@ from textual.strip import Strip
 from w2c_tui.domain.labels import Label
 from w2c_tui.domain.models import ItemRow
 
-Fetch = Callable[[int, int], list[ItemRow]]
-
-BLOCK = 200
+Rows = Callable[[int], ItemRow | None]
 GOLD_ABBREV = {
     Label.DIRECT: "DA",
     Label.TOOL_CALL: "TC",
@@ -57,11 +55,10 @@ class ItemsList(ScrollView, can_focus=True):
 
         index: int
 
-    def __init__(self, fetch: Fetch, count: int = 0, *, id: str | None = None) -> None:
+    def __init__(self, rows: Rows, count: int = 0, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._fetch = fetch
+        self._rows = rows
         self._count = count
-        self._blocks: dict[int, list[ItemRow]] = {}
         self.virtual_size = Size(0, count)
 
     @property
@@ -69,32 +66,16 @@ class ItemsList(ScrollView, can_focus=True):
         """How many rows the list holds."""
         return self._count
 
-    def reset(self, fetch: Fetch, count: int) -> None:
-        """New data (a filter or the dataset changed): drop every cached row."""
-        self._fetch = fetch
+    def reset(self, count: int) -> None:
+        """New data (a filter or the dataset changed): repaint everything."""
         self._count = count
-        self._blocks.clear()
         self.virtual_size = Size(self.size.width, count)
         self.cursor = min(self.cursor, max(count - 1, 0))
         self.refresh()
 
-    def invalidate(self) -> None:
-        """Rows changed in place (a label was recorded): refetch what is shown."""
-        self._blocks.clear()
-        self.refresh()
-
     def row(self, index: int) -> ItemRow | None:
-        """The row at `index`, fetched with its block when not cached."""
-        if not 0 <= index < self._count:
-            return None
-        block = index // BLOCK
-        if block not in self._blocks:
-            self._blocks[block] = self._fetch(block * BLOCK, BLOCK)
-            if len(self._blocks) > 20:  # keep memory flat on 100k-item datasets
-                self._blocks.pop(next(iter(self._blocks)))
-        rows = self._blocks[block]
-        offset = index - block * BLOCK
-        return rows[offset] if offset < len(rows) else None
+        """The row at `index` (from the screen's cache)."""
+        return self._rows(index)
 
     def watch_cursor(self, old: int, new: int) -> None:
         top = self.scroll_offset.y
@@ -106,9 +87,8 @@ class ItemsList(ScrollView, can_focus=True):
         for index in (old, new):  # only the two lines that changed
             self.refresh(Region(0, index - top, width, 1))
 
-    def invalidate_row(self, index: int) -> None:
-        """One row changed (its labelled mark): refetch its block, repaint its line."""
-        self._blocks.pop(index // BLOCK, None)
+    def repaint_row(self, index: int) -> None:
+        """One row changed (its labelled mark): repaint its line."""
         self.refresh(Region(0, index - self.scroll_offset.y, self.size.width, 1))
 
     def watch_hide_gold(self) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
 from rich.highlighter import JSONHighlighter
@@ -14,6 +15,9 @@ from textual.widgets import Static
 from w2c_tui.domain.labels import LABELS, Label, RaterKind, VerdictStatus
 from w2c_tui.domain.models import Verdict
 from w2c_tui.tui.cards import Card
+
+if TYPE_CHECKING:
+    from w2c_tui.tui.review_state import PendingLabel
 
 JSON_HIGHLIGHTER = JSONHighlighter()
 BAR_WIDTH = 12
@@ -40,6 +44,7 @@ class ResponseCard(Static):
     ResponseCard { border: round $panel-lighten-2; padding: 0 1; margin-bottom: 1; }
     ResponseCard.-selected { border: heavy $accent; }
     ResponseCard.-labelled { border-subtitle-color: $success; }
+    ResponseCard.-unsaved { border: heavy $error; border-subtitle-color: $error; }
     """
 
 
@@ -51,7 +56,14 @@ class ResponsesPanel(VerticalScroll):
     ResponsesPanel > .responses--empty { color: $text-muted; padding: 1; }
     """
 
-    def show(self, cards: list[Card], selected: int | None, annotator: str | None) -> None:
+    def show(
+        self,
+        cards: list[Card],
+        selected: int | None,
+        annotator: str | None,
+        *,
+        unsaved: PendingLabel | None = None,
+    ) -> None:
         """Show the cards (`selected` is an index into `cards`).
 
         Moving from item to item usually keeps the number of cards: the card widgets are then
@@ -67,24 +79,40 @@ class ResponsesPanel(VerticalScroll):
                     "No model responses or scores for this item yet. Import "
                     "results (`w2c import`) or switch to item QA with m.",
                     classes="responses--empty",
+                    markup=False,
                 )
             )
             return
-        widgets = existing or [ResponseCard() for _ in cards]
+        widgets = existing or [ResponseCard(markup=False) for _ in cards]
         for index, (widget, card) in enumerate(zip(widgets, cards, strict=True)):
-            widget.update(_render(card, annotator))
-            widget.border_title = _title(card)
-            widget.border_subtitle = (
-                f"you: {card.mine.label.value}"
-                if card.mine and card.mine.label
-                else ("press 1–4" if card.labelable else "scores only")
+            pending = (
+                unsaved
+                if unsaved is not None
+                and card.response is not None
+                and unsaved.response_id == card.response.id
+                else None
             )
+            widget.update(_render(card, annotator, pending))
+            widget.border_title = Text(_title(card))  # a Text is never read as markup
+            widget.border_subtitle = Text(_subtitle(card, pending))
             widget.set_class(index == selected, "-selected")
             widget.set_class(card.mine is not None, "-labelled")
+            widget.set_class(pending is not None, "-unsaved")
         if not existing:
             self.mount_all(widgets)
         if selected is not None:
             self.call_after_refresh(widgets[selected].scroll_visible, animate=False)
+
+
+def _subtitle(card: Card, pending: PendingLabel | None) -> str:
+    if pending is not None:
+        shown = pending.label.value if pending.label else "cleared"
+        return f"NOT SAVED: {shown} (ctrl+s retries)"
+    if card.mine and card.mine.label:
+        return f"you: {card.mine.label.value}"
+    if not card.labelable:
+        return "scores only"
+    return "press 1–4" if card.queued else "not in your queue · 1–4 labels it anyway"
 
 
 def _title(card: Card) -> str:
@@ -93,8 +121,16 @@ def _title(card: Card) -> str:
     return f"{card.number}. model hidden (blind)"
 
 
-def _render(card: Card, annotator: str | None) -> RenderableType:
+def _render(card: Card, annotator: str | None, pending: PendingLabel | None) -> RenderableType:
     parts: list[RenderableType] = []
+    if pending is not None:
+        parts.append(
+            Text(
+                f"Your label was NOT saved: {pending.reason}\nIt stays here; ctrl+s tries "
+                "again (also every few seconds), u discards it.",
+                style="bold",
+            )
+        )
     if card.response is None:
         parts.append(Text("no free-form response from this model", style="italic"))
     else:
@@ -102,23 +138,34 @@ def _render(card: Card, annotator: str | None) -> RenderableType:
     if not card.revealed:
         parts.append(
             Text(
-                "gold, verdicts, scores and the model name are hidden until you "
-                "label this response (b turns blind mode off)",
+                "the model's name and the other raters' verdicts are hidden until you label "
+                "this response; gold and scores until every response of the item has your "
+                "label (b turns blind mode off)",
                 style="dim italic",
             )
         )
         return Group(*parts)
-    verdicts = list(card.response.verdicts if card.response else ()) + list(card.model_verdicts)
+    verdicts = list(card.response.verdicts if card.response else ())
+    if card.scores_revealed:
+        verdicts += list(card.model_verdicts)
     others = [
         v for v in verdicts if not (v.rater.kind is RaterKind.HUMAN and v.rater.name == annotator)
     ]
     lines = Text()
+    if card.blind and card.mine is not None and card.response is not None:
+        lines.append(f"revealed by your label: model {card.target_model}\n", style="bold")
     for verdict in others:
         if verdict.rater.kind is RaterKind.MCQ_LOGPROB:
             continue
         lines.append(f"{KIND_NAMES[verdict.rater.kind]} {verdict.rater.name}: ", style="dim")
         _append_label(lines, verdict)
         lines.append("\n")
+    if not card.scores_revealed and card.model_verdicts:
+        lines.append(
+            "item-level scores of this model: hidden until every response of the item has "
+            "your label\n",
+            style="dim italic",
+        )
     if lines:
         lines.rstrip()
         parts.append(lines)

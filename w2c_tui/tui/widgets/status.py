@@ -2,36 +2,12 @@
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass, field
-
 from rich.text import Text
 from textual.widgets import Static
 
 from w2c_tui.domain.models import Progress
-
-
-@dataclass
-class Pace:
-    """Labels recorded in this session, for the rate and the time left."""
-
-    started: float = field(default_factory=time.monotonic)
-    count: int = 0
-    first: float | None = None
-
-    def record(self) -> None:
-        """One more label."""
-        now = time.monotonic()
-        if self.first is None:
-            self.first = now
-        self.count += 1
-
-    def per_minute(self) -> float | None:
-        """Labels per minute since the first label of the session (None: too early)."""
-        if self.first is None or self.count < 2:
-            return None
-        minutes = (time.monotonic() - self.first) / 60
-        return (self.count - 1) / minutes if minutes > 0 else None
+from w2c_tui.domain.team import QueueProgress
+from w2c_tui.tui.pace import Pace
 
 
 class StatusBar(Static):
@@ -52,16 +28,25 @@ class StatusBar(Static):
         blind: bool,
         filter_text: str,
         position: str,
+        queue: QueueProgress | None = None,
+        unsaved: bool = False,
     ) -> None:
-        """Render the line."""
+        """Render the line (names are plain text: nothing in them is read as markup)."""
         text = Text()
         text.append("w2c ", style="bold")
+        if unsaved:
+            text.append(" LABEL NOT SAVED (ctrl+s) ", style="bold reverse")
+            text.append(" ")
         text.append(f"│ {dataset} │ {annotator} │ {mode} │ ")
-        text.append(f"{progress.done}/{progress.total} labelled", style="bold")
+        if queue is not None:
+            text.append(f"{queue.done}/{queue.total} assigned done", style="bold")
+            left = queue.total - queue.done
+        else:
+            text.append(f"{progress.done}/{progress.total} labelled", style="bold")
+            left = progress.total - progress.done
         rate = pace.per_minute()
         if rate:
             text.append(f" │ {rate:.1f}/min")
-            left = progress.total - progress.done
             if left > 0:
                 text.append(f" │ ~{_duration(left / rate)} left")
         text.append(f" │ blind {'on' if blind else 'off'} │ {filter_text} │ {position}")

@@ -1,0 +1,317 @@
+"""Assignment plans and queues: candidate units, what is assigned to whom, progress."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Engine, and_, delete, exists, func
+from sqlalchemy import select as sa_select
+from sqlmodel import Session, col, select
+
+from w2c_tui.db.common import dataset_row, rater_row
+from w2c_tui.db.convert import dumps, loads
+from w2c_tui.db.tables import (
+    AssignmentPlanRow,
+    AssignmentRow,
+    ItemRow,
+    RaterRow,
+    ResponseRow,
+    TargetModelRow,
+    VerdictRow,
+    utcnow,
+)
+from w2c_tui.db.writes import retry_write, write_session
+from w2c_tui.domain.labels import Label, RaterKind, VerdictStatus
+from w2c_tui.domain.records import RaterSpec
+from w2c_tui.domain.team import AssignedUnit, AssignUnits, QueueProgress
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A unit that a plan can hand out, with the facts a selection stratifies on."""
+
+    key: str
+    item_id: int
+    uuid: str
+    position: int
+    gold: Label | None
+    n_tools: int
+    source: str | None
+    model_id: int | None = None
+    model: str | None = None
+    response_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredPlan:
+    """A dataset's plan for one kind of unit, and who has which unit already."""
+
+    id: int
+    overlap: int
+    seed: int
+    config: dict[str, object]
+    assigned: dict[str, set[str]]
+    """unit key → annotators."""
+
+
+@dataclass(frozen=True, slots=True)
+class NewAssignment:
+    """One (annotator, unit) pair to add, with the unit's place in the annotator's queue."""
+
+    annotator: str
+    unit: Candidate
+    order_key: int
+
+
+def _unit_key(uuid: str, model: str | None) -> str:
+    return uuid if model is None else f"{uuid}@{model}"
+
+
+class AssignmentStore:
+    """Reads and writes assignment plans."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def candidates(self, dataset: str, units: AssignUnits) -> list[Candidate]:
+        """Every unit of the dataset: its items, or the latest response per item and model."""
+        with Session(self.engine) as session:
+            ds = dataset_row(session, dataset)
+            item_cols = (
+                col(ItemRow.id),
+                col(ItemRow.uuid),
+                col(ItemRow.position),
+                col(ItemRow.gold),
+                col(ItemRow.n_tools),
+                col(ItemRow.source),
+            )
+            if units is AssignUnits.ITEMS:
+                rows = session.execute(
+                    sa_select(*item_cols)
+                    .where(col(ItemRow.dataset_id) == ds.id)
+                    .order_by(col(ItemRow.position))
+                ).all()
+                return [
+                    Candidate(u, i, u, p, Label(g) if g else None, n, s)
+                    for i, u, p, g, n, s in rows
+                ]
+            latest = (
+                sa_select(func.max(col(ResponseRow.id)).label("rid"))
+                .join(ItemRow, col(ItemRow.id) == col(ResponseRow.item_id))
+                .where(col(ItemRow.dataset_id) == ds.id)
+                .group_by(col(ResponseRow.item_id), col(ResponseRow.target_model_id))
+                .subquery()
+            )
+            rows2 = session.execute(
+                sa_select(
+                    *item_cols,
+                    col(TargetModelRow.id),
+                    col(TargetModelRow.name),
+                    col(ResponseRow.id),
+                )
+                .select_from(ResponseRow)
+                .join(latest, latest.c.rid == col(ResponseRow.id))
+                .join(ItemRow, col(ItemRow.id) == col(ResponseRow.item_id))
+                .join(TargetModelRow, col(TargetModelRow.id) == col(ResponseRow.target_model_id))
+                .order_by(col(ItemRow.position), col(TargetModelRow.name))
+            ).all()
+            return [
+                Candidate(_unit_key(u, m), i, u, p, Label(g) if g else None, n, s, mid, m, rid)
+                for i, u, p, g, n, s, mid, m, rid in rows2
+            ]
+
+    def plan(self, dataset: str, units: AssignUnits) -> StoredPlan | None:
+        """The dataset's plan for this kind of unit, if there is one."""
+        with Session(self.engine) as session:
+            ds = dataset_row(session, dataset)
+            row = session.exec(
+                select(AssignmentPlanRow).where(
+                    col(AssignmentPlanRow.dataset_id) == ds.id,
+                    col(AssignmentPlanRow.unit_kind) == units.value,
+                )
+            ).first()
+            if row is None:
+                return None
+            assert row.id is not None
+            assigned: dict[str, set[str]] = {}
+            for name, uuid, model in session.execute(
+                sa_select(col(RaterRow.name), col(ItemRow.uuid), col(TargetModelRow.name))
+                .select_from(AssignmentRow)
+                .join(RaterRow, col(RaterRow.id) == col(AssignmentRow.rater_id))
+                .join(ItemRow, col(ItemRow.id) == col(AssignmentRow.item_id))
+                .outerjoin(
+                    TargetModelRow, col(TargetModelRow.id) == col(AssignmentRow.target_model_id)
+                )
+                .where(col(AssignmentRow.plan_id) == row.id)
+            ).all():
+                assigned.setdefault(_unit_key(uuid, model), set()).add(name)
+            return StoredPlan(row.id, row.overlap, row.seed, loads(row.config_json), assigned)
+
+    def save(
+        self,
+        dataset: str,
+        units: AssignUnits,
+        *,
+        overlap: int,
+        seed: int,
+        config: dict[str, object],
+        new: list[NewAssignment],
+    ) -> None:
+        """Create or extend the plan with `new` pairs, all in one transaction."""
+
+        def write() -> None:
+            with write_session(self.engine, busy_ms=2000) as session, session.begin():
+                ds = dataset_row(session, dataset)
+                row = session.exec(
+                    select(AssignmentPlanRow).where(
+                        col(AssignmentPlanRow.dataset_id) == ds.id,
+                        col(AssignmentPlanRow.unit_kind) == units.value,
+                    )
+                ).first()
+                if row is None:
+                    assert ds.id is not None
+                    row = AssignmentPlanRow(
+                        dataset_id=ds.id, unit_kind=units.value, overlap=overlap, seed=seed
+                    )
+                row.config_json = dumps(config)
+                row.updated_at = utcnow()
+                session.add(row)
+                session.flush()
+                raters: dict[str, int] = {}
+                for pair in new:
+                    if pair.annotator not in raters:
+                        rater = rater_row(session, RaterSpec(RaterKind.HUMAN, pair.annotator))
+                        assert rater.id is not None
+                        raters[pair.annotator] = rater.id
+                if not new:
+                    return
+                session.execute(
+                    AssignmentRow.__table__.insert(),  # type: ignore[attr-defined]
+                    [
+                        {
+                            "plan_id": row.id,
+                            "rater_id": raters[p.annotator],
+                            "item_id": p.unit.item_id,
+                            "target_model_id": p.unit.model_id,
+                            "response_id": p.unit.response_id,
+                            "order_key": p.order_key,
+                            "created_at": utcnow(),
+                        }
+                        for p in new
+                    ],
+                )
+
+        retry_write(write, deadline_s=30.0)
+
+    def show(self, dataset: str, annotator: str | None = None) -> list[AssignedUnit]:
+        """Assigned units in queue order, annotator by annotator, with whether each is done."""
+        with Session(self.engine) as session:
+            ds = dataset_row(session, dataset)
+            mine = and_(
+                col(VerdictRow.rater_id) == col(AssignmentRow.rater_id),
+                col(VerdictRow.item_id) == col(AssignmentRow.item_id),
+                col(VerdictRow.is_current).is_(True),
+                col(VerdictRow.status) == VerdictStatus.OK.value,
+                func.coalesce(col(VerdictRow.response_id), 0)
+                == func.coalesce(col(AssignmentRow.response_id), 0),
+            )
+            query = (
+                sa_select(
+                    col(RaterRow.name),
+                    col(ItemRow.id),
+                    col(ItemRow.uuid),
+                    col(TargetModelRow.name),
+                    col(AssignmentRow.response_id),
+                    col(VerdictRow.label),
+                )
+                .select_from(AssignmentRow)
+                .join(AssignmentPlanRow, col(AssignmentPlanRow.id) == col(AssignmentRow.plan_id))
+                .join(RaterRow, col(RaterRow.id) == col(AssignmentRow.rater_id))
+                .join(ItemRow, col(ItemRow.id) == col(AssignmentRow.item_id))
+                .outerjoin(
+                    TargetModelRow, col(TargetModelRow.id) == col(AssignmentRow.target_model_id)
+                )
+                .outerjoin(VerdictRow, mine)
+                .where(col(AssignmentPlanRow.dataset_id) == ds.id)
+                .order_by(
+                    col(RaterRow.name),
+                    col(AssignmentRow.order_key),
+                    col(ItemRow.position),
+                    col(TargetModelRow.name),
+                )
+            )
+            if annotator is not None:
+                query = query.where(col(RaterRow.name) == annotator)
+            out: list[AssignedUnit] = []
+            places: dict[str, int] = {}
+            for name, item_id, uuid, model, response_id, label in session.execute(query).all():
+                places[name] = places.get(name, 0) + 1
+                out.append(
+                    AssignedUnit(
+                        annotator=name,
+                        item_id=item_id,
+                        item_uuid=uuid,
+                        target_model=model,
+                        response_id=response_id,
+                        order=places[name],
+                        done=label is not None,
+                        label=Label(label) if label else None,
+                    )
+                )
+            return out
+
+    def clear(self, dataset: str, annotator: str | None = None) -> int:
+        """Remove assignments (labels stay); the plan goes when nothing is left in it."""
+
+        def write() -> int:
+            with write_session(self.engine, busy_ms=2000) as session, session.begin():
+                ds = dataset_row(session, dataset)
+                plans = select(AssignmentPlanRow.id).where(
+                    col(AssignmentPlanRow.dataset_id) == ds.id
+                )
+                condition: list[Any] = [col(AssignmentRow.plan_id).in_(plans)]
+                if annotator is not None:
+                    condition.append(
+                        exists().where(
+                            col(RaterRow.id) == col(AssignmentRow.rater_id),
+                            col(RaterRow.name) == annotator,
+                            col(RaterRow.kind) == RaterKind.HUMAN.value,
+                        )
+                    )
+                removed = session.execute(delete(AssignmentRow).where(*condition))
+                session.execute(
+                    delete(AssignmentPlanRow).where(
+                        col(AssignmentPlanRow.dataset_id) == ds.id,
+                        ~exists().where(col(AssignmentRow.plan_id) == col(AssignmentPlanRow.id)),
+                    )
+                )
+                return int(removed.rowcount)  # type: ignore[attr-defined]
+
+        return retry_write(write, deadline_s=30.0)
+
+    def progress(self, dataset: str, annotator: str, units: AssignUnits) -> QueueProgress | None:
+        """Assigned / done for an annotator (None: nothing of this kind assigned to them)."""
+        with Session(self.engine) as session:
+            ds = dataset_row(session, dataset)
+            done_label = exists().where(
+                col(VerdictRow.rater_id) == col(AssignmentRow.rater_id),
+                col(VerdictRow.item_id) == col(AssignmentRow.item_id),
+                col(VerdictRow.is_current).is_(True),
+                col(VerdictRow.status) == VerdictStatus.OK.value,
+                func.coalesce(col(VerdictRow.response_id), 0)
+                == func.coalesce(col(AssignmentRow.response_id), 0),
+            )
+            total, done = session.execute(
+                sa_select(func.count(), func.count().filter(done_label))
+                .select_from(AssignmentRow)
+                .join(AssignmentPlanRow, col(AssignmentPlanRow.id) == col(AssignmentRow.plan_id))
+                .join(RaterRow, col(RaterRow.id) == col(AssignmentRow.rater_id))
+                .where(
+                    col(AssignmentPlanRow.dataset_id) == ds.id,
+                    col(AssignmentPlanRow.unit_kind) == units.value,
+                    col(RaterRow.name) == annotator,
+                    col(RaterRow.kind) == RaterKind.HUMAN.value,
+                )
+            ).one()
+            return QueueProgress(done=int(done), total=int(total)) if total else None

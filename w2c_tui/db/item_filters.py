@@ -1,0 +1,165 @@
+"""The items list as SQL: which items a filter keeps, in which order, which count as done.
+
+Three orders: the file's; shuffled per annotator (blind mode: the item's fixed `shuffle_key`
+XOR the annotator's own key, so every annotator sees a different order and none of them the
+gold-sorted file order); and an assigned queue (each item's seeded `order_key`). Every
+position-based question (row number, "next unlabelled") uses the same key with the file
+position as tie-break, so the list, the counts and the cursor always agree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import and_, exists, func, literal, not_, or_
+from sqlalchemy import select as sa_select
+from sqlalchemy.orm import aliased
+from sqlmodel import col
+
+from w2c_tui.db.tables import (
+    AssignmentPlanRow,
+    AssignmentRow,
+    ItemRow,
+    RaterRow,
+    ResponseRow,
+    VerdictRow,
+)
+from w2c_tui.domain.labels import RaterKind, VerdictStatus
+from w2c_tui.domain.review import ItemFilter, ListOrder, ReviewMode, ToolCount
+from w2c_tui.domain.team import AssignUnits
+
+
+@dataclass(frozen=True, slots=True)
+class ListSpec:
+    """Everything that decides the list: dataset, filter, mode, whose list, their order key."""
+
+    dataset_id: int
+    flt: ItemFilter
+    mode: ReviewMode
+    rater_id: int | None
+    salt: int = 0
+    """The annotator's own key (domain.team.annotator_key) for the shuffled order."""
+
+    @property
+    def units(self) -> AssignUnits:
+        """The kind of assigned unit this mode labels."""
+        return AssignUnits.ITEMS if self.mode is ReviewMode.ITEM_QA else AssignUnits.RESPONSES
+
+
+def human_current(rater_id: int | None) -> Any:
+    """Condition on VerdictRow: a current, ok verdict by this annotator."""
+    return and_(
+        col(VerdictRow.rater_id) == (rater_id if rater_id is not None else -1),
+        col(VerdictRow.is_current).is_(True),
+        col(VerdictRow.status) == VerdictStatus.OK.value,
+    )
+
+
+def _assigned(spec: ListSpec, *extra: Any) -> Any:
+    plans = sa_select(col(AssignmentPlanRow.id)).where(
+        col(AssignmentPlanRow.dataset_id) == spec.dataset_id,
+        col(AssignmentPlanRow.unit_kind) == spec.units.value,
+    )
+    return exists().where(
+        col(AssignmentRow.item_id) == col(ItemRow.id),
+        col(AssignmentRow.rater_id) == (spec.rater_id if spec.rater_id is not None else -1),
+        col(AssignmentRow.plan_id).in_(plans),
+        *extra,
+    )
+
+
+def labelled_condition(spec: ListSpec) -> Any:
+    """The item counts as done by this annotator (in a queue: every assigned unit of it)."""
+    mine = human_current(spec.rater_id)
+    if spec.mode is ReviewMode.ITEM_QA:
+        return exists().where(
+            col(VerdictRow.item_id) == col(ItemRow.id),
+            col(VerdictRow.target_model_id).is_(None),
+            mine,
+        )
+    if spec.flt.queue:
+        open_unit = _assigned(
+            spec,
+            not_(
+                exists().where(col(VerdictRow.response_id) == col(AssignmentRow.response_id), mine)
+            ),
+        )
+        return not_(open_unit)
+    unlabelled_response = exists().where(
+        col(ResponseRow.item_id) == col(ItemRow.id),
+        not_(exists().where(col(VerdictRow.response_id) == col(ResponseRow.id), mine)),
+    )
+    return not_(unlabelled_response)
+
+
+def disagreement_condition() -> Any:
+    """Some human and some judge read one response differently."""
+    human = aliased(VerdictRow)
+    judge = aliased(VerdictRow)
+    human_rater = aliased(RaterRow)
+    judge_rater = aliased(RaterRow)
+    return exists().where(
+        col(human.item_id) == col(ItemRow.id),
+        col(human.is_current).is_(True),
+        col(human.status) == VerdictStatus.OK.value,
+        col(human_rater.id) == col(human.rater_id),
+        col(human_rater.kind) == RaterKind.HUMAN.value,
+        col(judge.response_id) == col(human.response_id),
+        col(judge.is_current).is_(True),
+        col(judge.status) == VerdictStatus.OK.value,
+        col(judge_rater.id) == col(judge.rater_id),
+        col(judge_rater.kind) == RaterKind.JUDGE.value,
+        col(judge.label) != col(human.label),
+    )
+
+
+def conditions(spec: ListSpec) -> list[Any]:
+    """All WHERE conditions of the list."""
+    flt = spec.flt
+    out: list[Any] = [col(ItemRow.dataset_id) == spec.dataset_id]
+    if flt.gold is not None:
+        out.append(col(ItemRow.gold) == flt.gold.value)
+    if flt.tools is ToolCount.NONE:
+        out.append(col(ItemRow.n_tools) == 0)
+    elif flt.tools is ToolCount.ONE:
+        out.append(col(ItemRow.n_tools) == 1)
+    elif flt.tools is ToolCount.SEVERAL:
+        out.append(col(ItemRow.n_tools) >= 2)
+    if flt.source:
+        out.append(col(ItemRow.source) == flt.source)
+    if flt.queue:
+        out.append(_assigned(spec))
+    if flt.labelled is not None:
+        labelled = labelled_condition(spec)
+        out.append(labelled if flt.labelled else not_(labelled))
+    if flt.disagree:
+        out.append(disagreement_condition())
+    if flt.search:
+        pattern = f"%{flt.search}%"
+        out.append(or_(col(ItemRow.question).ilike(pattern), col(ItemRow.uuid).ilike(pattern)))
+    return out
+
+
+def order_key(spec: ListSpec, item: Any = None) -> Any:
+    """The list's sort key for ItemRow (or for the `item` alias), file position breaking ties."""
+    table = item if item is not None else ItemRow
+    if spec.flt.queue:
+        plans = sa_select(col(AssignmentPlanRow.id)).where(
+            col(AssignmentPlanRow.dataset_id) == spec.dataset_id,
+            col(AssignmentPlanRow.unit_kind) == spec.units.value,
+        )
+        return (
+            sa_select(func.min(col(AssignmentRow.order_key)))
+            .where(
+                col(AssignmentRow.item_id) == table.id,
+                col(AssignmentRow.rater_id) == (spec.rater_id or -1),
+                col(AssignmentRow.plan_id).in_(plans),
+            )
+            .scalar_subquery()
+        )
+    if spec.flt.order is ListOrder.SHUFFLED:
+        salt = literal(spec.salt)
+        key: Any = col(table.shuffle_key)
+        return key.op("|")(salt) - key.op("&")(salt)  # XOR, which SQLite spells this way
+    return table.position

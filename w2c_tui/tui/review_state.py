@@ -1,0 +1,285 @@
+"""The review screen's state and its transitions, in a plain class that tests drive directly.
+
+Cursor, filter, mode, blind mode, queue, undo, reveal and the label that could not be saved
+live here; the screen only binds keys to these methods and pushes the result to its widgets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from w2c_tui.domain.labels import Label
+from w2c_tui.domain.models import Change, ItemDetail, ItemRow, Progress
+from w2c_tui.domain.review import ItemFilter, ListOrder, ReviewMode
+from w2c_tui.domain.team import AssignUnits, QueueProgress, Seen
+from w2c_tui.tui.cards import Card, build_cards, gold_revealed
+from w2c_tui.tui.pace import Pace
+
+if TYPE_CHECKING:
+    from w2c_tui.services import Services
+
+BLOCK = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """Something to tell the annotator (shown literally, never as markup)."""
+
+    text: str
+    severity: str = "information"
+    title: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PendingLabel:
+    """A label the annotator entered that the database has not taken yet."""
+
+    item_id: int
+    response_id: int | None
+    label: Label | None
+    seen: Seen
+    reason: str
+    retryable: bool
+    advance: bool
+
+
+class RowCache:
+    """The filtered list's rows, fetched block by block (a 100,000-item list stays cheap)."""
+
+    def __init__(self, fetch: Callable[[int, int], list[ItemRow]]) -> None:
+        self._fetch = fetch
+        self._blocks: dict[int, list[ItemRow]] = {}
+        self.count = 0
+
+    def reset(self, count: int) -> None:
+        """A new list: drop every cached row."""
+        self.count = count
+        self._blocks.clear()
+
+    def forget(self, index: int) -> None:
+        """One row changed (its done mark): fetch its block again when next asked."""
+        self._blocks.pop(index // BLOCK, None)
+
+    def row(self, index: int) -> ItemRow | None:
+        """The row at `index`, fetched with its block when not cached."""
+        if not 0 <= index < self.count:
+            return None
+        block = index // BLOCK
+        if block not in self._blocks:
+            self._blocks[block] = self._fetch(block * BLOCK, BLOCK)
+            if len(self._blocks) > 20:  # memory stays flat on large datasets
+                self._blocks.pop(next(iter(self._blocks)))
+        rows = self._blocks[block]
+        offset = index - block * BLOCK
+        return rows[offset] if offset < len(rows) else None
+
+
+class ReviewState:
+    """What the review screen shows and how keys change it."""
+
+    def __init__(self, services: Services, annotator: str, dataset: str) -> None:
+        self.services = services
+        self.annotator = annotator
+        self.dataset = dataset
+        self.filter = ItemFilter()
+        self.mode = ReviewMode.RESPONSES
+        self.blind = {ReviewMode.RESPONSES: True, ReviewMode.ITEM_QA: False}
+        self.index = 0
+        self.rows = RowCache(self._fetch)
+        self.detail: ItemDetail | None = None
+        self.cards: list[Card] = []
+        self.card_index = 0
+        self.undo_stack: list[Change] = []
+        self.pace = Pace()
+        self.unsaved: PendingLabel | None = None
+        self.previous: str | None = None
+        """One line about the item just finished (its gold, once its reveal was earned)."""
+        self._progress: tuple[tuple[object, ...], Progress, QueueProgress | None] | None = None
+
+    # ---- the list --------------------------------------------------------------------------
+
+    @property
+    def is_blind(self) -> bool:
+        """Blind mode in the current labelling mode."""
+        return self.blind[self.mode]
+
+    @property
+    def view(self) -> ItemFilter:
+        """The filter with the list's order: shuffled per annotator while blind."""
+        order = ListOrder.SHUFFLED if self.is_blind else ListOrder.FILE
+        return self.filter.with_(order=order)
+
+    @property
+    def units(self) -> AssignUnits:
+        """The kind of unit the current mode labels."""
+        return AssignUnits.ITEMS if self.mode is ReviewMode.ITEM_QA else AssignUnits.RESPONSES
+
+    def _fetch(self, offset: int, limit: int) -> list[ItemRow]:
+        return self.services.review.window(
+            self.dataset, self.view, self.mode, self.annotator, offset, limit
+        )
+
+    def open(self) -> Notice | None:
+        """First look at a dataset: the annotator's queue if they have one; item QA if the
+        dataset has no responses to label."""
+        assignments = self.services.assignments
+        queues = {u: assignments.queue(self.dataset, self.annotator, u) for u in AssignUnits}
+        notice = None
+        if queues[AssignUnits.RESPONSES]:
+            self.mode, self.filter = ReviewMode.RESPONSES, ItemFilter(queue=True)
+        elif queues[AssignUnits.ITEMS]:
+            self.mode, self.filter = ReviewMode.ITEM_QA, ItemFilter(queue=True)
+        else:
+            self.filter = ItemFilter()
+            if not self.services.review.has_responses(self.dataset):
+                self.mode = ReviewMode.ITEM_QA
+                notice = Notice(
+                    "This dataset has no model responses: opened in item QA "
+                    "(label the correct behaviour of each item; m switches mode).",
+                    title="Item QA",
+                )
+        if self.filter.queue:
+            done = queues[self.units]
+            assert done is not None
+            notice = Notice(
+                f"Your queue: {done.done}/{done.total} assigned units done, in an order "
+                "shuffled for you. Q leaves the queue.",
+                title="Assignments",
+            )
+        self.index = 0
+        self.reload()
+        return notice
+
+    def reload(self, keep_item: int | None = None, *, load: bool = True) -> None:
+        """Recount the filtered list and show `keep_item` (or the same row number)."""
+        self._progress = None  # responses may have arrived (a run, an import)
+        review = self.services.review
+        count = review.count(self.dataset, self.view, self.mode, self.annotator)
+        self.rows.reset(count)
+        if keep_item is not None:
+            found = review.index_of(self.dataset, self.view, self.mode, self.annotator, keep_item)
+            if found is not None:
+                self.index = found
+        self.index = max(0, min(self.index, count - 1))
+        if load:
+            self.load()
+
+    def load(self, response_id: int | None = None) -> None:
+        """Fetch the item under the cursor (selecting `response_id` if given)."""
+        row = self.rows.row(self.index)
+        if row is None:
+            self.detail, self.cards = None, []
+            return
+        self.detail = self.services.review.detail(row.id, self.annotator)
+        self._build_cards(response_id)
+
+    def _build_cards(self, response_id: int | None) -> None:
+        assert self.detail is not None
+        self.cards = build_cards(self.detail, self.annotator, self.is_blind, self.mode)
+        ids = [c.response.id if c.response else None for c in self.cards]
+        if response_id is not None and response_id in ids:
+            self.card_index = ids.index(response_id)
+            return
+        owed = [i for i, c in enumerate(self.cards) if c.labelable and c.queued and c.mine is None]
+        labelable = [i for i, c in enumerate(self.cards) if c.labelable]
+        self.card_index = (owed or labelable or [0])[0]
+
+    @property
+    def card(self) -> Card | None:
+        """The selected response card."""
+        return self.cards[self.card_index] if 0 <= self.card_index < len(self.cards) else None
+
+    @property
+    def gold_hidden(self) -> bool:
+        """The gold label (and item-level scores) must not be shown yet."""
+        if self.detail is None:
+            return self.is_blind
+        return not gold_revealed(self.detail, self.annotator, self.is_blind, self.mode)
+
+    def progress(self) -> tuple[Progress, QueueProgress | None]:
+        """Labelled / total in this mode, and the queue's assigned / done (counted on change)."""
+        key = (self.dataset, self.mode, self.annotator, self.pace.count, len(self.undo_stack))
+        if self._progress is None or self._progress[0] != key:
+            done = self.services.review.progress(self.dataset, self.mode, self.annotator)
+            queue = self.services.assignments.queue(self.dataset, self.annotator, self.units)
+            self._progress = (key, done, queue)
+        return self._progress[1], self._progress[2]
+
+    # ---- moving ----------------------------------------------------------------------------
+
+    def blocked(self) -> Notice | None:
+        """Moving on is refused while a label the annotator entered is not saved."""
+        if self.unsaved is None:
+            return None
+        return Notice(
+            f"Your label is not saved yet ({self.unsaved.reason}). ctrl+s tries again; "
+            "it is retried every few seconds too.",
+            severity="warning",
+            title="Not saved",
+        )
+
+    def move(self, delta: int) -> Notice | None:
+        """Move the cursor by `delta` items."""
+        if (refused := self.blocked()) is not None:
+            return refused
+        target = max(0, min(self.index + delta, self.rows.count - 1))
+        if self.rows.count and target != self.index:
+            self.index = target
+            self.load()
+        return None
+
+    def go_index(self, index: int) -> Notice | None:
+        """Show the item at row `index` (a click)."""
+        if (refused := self.blocked()) is not None:
+            return refused
+        self.index = index
+        self.load()
+        return None
+
+    def select_response(self, delta: int) -> None:
+        """Select the next / previous response of this item."""
+        if self.cards:
+            self.card_index = (self.card_index + delta) % len(self.cards)
+
+    def go_to_item(self, item_id: int, response_id: int | None = None) -> bool:
+        """Show `item_id`; False when the current filter hides it."""
+        found = self.services.review.index_of(
+            self.dataset, self.view, self.mode, self.annotator, item_id
+        )
+        if found is None:
+            return False
+        self.index = found
+        self.load(response_id)
+        return True
+
+    def next_unlabelled(self) -> Notice | None:
+        """Jump to the next item this annotator has not finished."""
+        if (refused := self.blocked()) is not None:
+            return refused
+        target = self.services.review.next_unlabelled(
+            self.dataset,
+            self.view,
+            self.mode,
+            self.annotator,
+            self.detail.item.id if self.detail else None,
+        )
+        if target is None:
+            what = "in your queue" if self.filter.queue else "under this filter"
+            return Notice(f"Nothing left to label {what}.", title="All done")
+        self.go_to_item(target)
+        return None
+
+    def advance(self) -> Notice | None:
+        """On to the next owed response of this item, else the next unfinished item."""
+        if self.mode is ReviewMode.RESPONSES:
+            later = [
+                i
+                for i in range(self.card_index + 1, len(self.cards))
+                if self.cards[i].labelable and self.cards[i].queued and self.cards[i].mine is None
+            ]
+            if later:
+                self.card_index = later[0]
+                return None
+        return self.next_unlabelled()

@@ -1,0 +1,123 @@
+"""View transitions of the review state: blind, mode, queue, filters, jumps, who and what."""
+
+from __future__ import annotations
+
+from w2c_tui.domain.errors import NotFoundError
+from w2c_tui.domain.review import ItemFilter, ReviewMode
+from w2c_tui.tui.pace import Pace
+from w2c_tui.tui.review_labelling import LabellingState
+from w2c_tui.tui.review_state import Notice
+
+
+class ReviewController(LabellingState):
+    """The whole review state: list, labelling, and the view switches."""
+
+    def _keep(self) -> int | None:
+        return self.detail.item.id if self.detail else None
+
+    def _response(self) -> int | None:
+        card = self.card
+        return card.response.id if card and card.response else None
+
+    def toggle_blind(self) -> Notice:
+        """Blind mode on / off for the current labelling mode (the order follows it)."""
+        self.blind[self.mode] = not self.blind[self.mode]
+        response = self._response()
+        self.reload(keep_item=self._keep(), load=False)
+        self.load(response)
+        if self.is_blind:
+            return Notice("Blind mode on: the list is shuffled for you; reveals follow labels.")
+        return Notice("Blind mode off: gold, raters, scores and models are shown.")
+
+    def toggle_mode(self) -> Notice | None:
+        """Switch between response labelling and item QA."""
+        if (refused := self.blocked()) is not None:
+            return refused
+        self.mode = (
+            ReviewMode.ITEM_QA if self.mode is ReviewMode.RESPONSES else ReviewMode.RESPONSES
+        )
+        note = f"Mode: {self.mode.display_name}"
+        if (
+            self.filter.queue
+            and self.services.assignments.queue(self.dataset, self.annotator, self.units) is None
+        ):
+            self.filter = self.filter.with_(queue=False)
+            note += " (you have no assignments in this mode: showing every item)"
+        self.reload(keep_item=self._keep())
+        return Notice(note)
+
+    def toggle_queue(self) -> Notice | None:
+        """Your assigned units only, in your queue's order; or every item again."""
+        if (refused := self.blocked()) is not None:
+            return refused
+        if not self.filter.queue:
+            queue = self.services.assignments.queue(self.dataset, self.annotator, self.units)
+            if queue is None:
+                what = "items" if self.mode is ReviewMode.ITEM_QA else "responses"
+                return Notice(
+                    f"No {what} of {self.dataset} are assigned to {self.annotator} "
+                    "(`w2c assign` makes a plan).",
+                    severity="warning",
+                )
+        self.filter = self.filter.with_(queue=not self.filter.queue)
+        self.index = 0
+        self.reload(keep_item=self._keep())
+        return Notice("Your queue." if self.filter.queue else "Every item (queue left).")
+
+    def set_filter(self, flt: ItemFilter) -> Notice | None:
+        """Apply a new filter, staying on the current item when it still matches."""
+        if (refused := self.blocked()) is not None:
+            return refused
+        if flt == self.filter:
+            return None
+        self.filter = flt
+        self.index = 0
+        self.reload(keep_item=self._keep())
+        return None
+
+    def toggle_ranked(self) -> Notice | None:
+        """Disagreement queue on / off (items the raters disagree on, most disputed first)."""
+        notice = self.set_filter(self.filter.with_(ranked=not self.filter.ranked))
+        if notice is None and self.filter.ranked:
+            return Notice(
+                f"Disagreement queue: {self.rows.count} item(s), most disputed first.",
+            )
+        return notice
+
+    def jump(self, uuid: str) -> Notice | None:
+        """Show the item with this uuid (or unique prefix); the filter is cleared if it hides it."""
+        if (refused := self.blocked()) is not None:
+            return refused
+        try:
+            item = self.services.review.find(self.dataset, uuid)
+        except NotFoundError as error:
+            return Notice(str(error), severity="error")
+        if self.go_to_item(item.id):
+            return None
+        self.filter = self.filter.cleared()
+        self.reload(keep_item=item.id)
+        return Notice("Filter cleared to show that item.")
+
+    def switch_annotator(self, name: str) -> Notice | None:
+        """Label as someone else from now on (their queue, their labels, their undo)."""
+        if (refused := self.blocked()) is not None:
+            return refused
+        if name == self.annotator:
+            return None
+        self.annotator = name
+        self.undo_stack.clear()
+        self.pace = Pace()
+        self.previous = None
+        opened = self.open()
+        return opened or Notice(f"Labelling as {name}.")
+
+    def switch_dataset(self, name: str) -> Notice | None:
+        """Open another dataset (its queue, if this annotator has one there)."""
+        if (refused := self.blocked()) is not None:
+            return refused
+        if name == self.dataset:
+            return None
+        self.dataset = name
+        self.undo_stack.clear()
+        self.previous = None
+        return self.open()
