@@ -147,7 +147,8 @@ async def test_item_qa_label_flags_and_note(demo: Services, wait_review: Review)
         qa = demo.review.detail(item_id, "alice").qa
         assert qa.label is Label.REQUEST_FOR_INFO
         assert len(qa.flags) == 2 and qa.note == "odd wording"
-        assert screen.state.detail is not None and screen.state.detail.item.id != item_id  # moved on
+        detail = screen.state.detail
+        assert detail is not None and detail.item.id != item_id  # moved on
         await pilot.press("u")  # undo the label, keep flags and note
         qa = demo.review.detail(item_id, "alice").qa
         assert qa.label is None and len(qa.flags) == 2

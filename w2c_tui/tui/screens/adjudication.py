@@ -104,7 +104,9 @@ class AdjudicationScreen(Screen[int | None]):
             self.cases = []
         open_ = sum(1 for c in self.cases if c.decision is None)
         what = "responses" if self.kind is UnitKind.BEHAVIOUR else "items (item QA)"
-        versus = f"; also where the human majority differs from {self.against}" if self.against else ""
+        versus = (
+            f"; also where the human majority differs from {self.against}" if self.against else ""
+        )
         self.query_one("#adjudication-head", Static).update(
             f"Adjudication · {self.dataset} · {what}: {len(self.cases)} unit(s) where the "
             f"humans disagree{versus}; {open_} undecided · you decide as {self.adjudicator}"
