@@ -17,6 +17,7 @@ from w2c_tui.cli import (
     metrics_cmd,
     report_cmd,
     run_cmd,
+    team_cmd,
     tui_cmd,
     verdicts_cmd,
 )
@@ -92,3 +93,6 @@ app.add_typer(db_cmd.db_app, name="db")
 app.add_typer(run_cmd.run_app, name="run")
 app.add_typer(verdicts_cmd.verdicts_app, name="verdicts")
 app.add_typer(assign_cmd.assign_app, name="assign")
+app.add_typer(team_cmd.team_app, name="team")
+app.add_typer(team_cmd.guidelines_app, name="guidelines")
+app.add_typer(team_cmd.adjudications_app, name="adjudications")

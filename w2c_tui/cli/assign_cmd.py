@@ -125,7 +125,6 @@ def show(
     json_out: JsonOpt = False,
 ) -> None:
     """Assigned units in each annotator's queue order, with what is done."""
-    from rich.markup import escape
     from rich.table import Table
 
     with services(ctx) as svc:
@@ -153,10 +152,10 @@ def show(
     table = Table("annotator", "#", "uuid", "target model", "done", "label")
     for r in rows:
         table.add_row(
-            escape(r.annotator),
+            r.annotator,
             str(r.order),
-            escape(r.item_uuid),
-            escape(r.target_model or "(item)"),
+            r.item_uuid,
+            r.target_model or "(item)",
             "yes" if r.done else "",
             r.label.value if r.label else "",
         )

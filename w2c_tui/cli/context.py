@@ -73,8 +73,11 @@ def print_json(value: Any) -> None:
 
 
 def console() -> Any:
-    """A rich Console for tables: the terminal's width, or 160 columns when piped."""
+    """A rich Console for tables: the terminal's width, or 160 columns when piped.
+
+    Markup is off: text from data (a model called `model[/bold]`) is printed as it is.
+    """
     from rich.console import Console
 
-    out = Console()
-    return out if out.is_terminal else Console(width=160)
+    out = Console(markup=False)
+    return out if out.is_terminal else Console(width=160, markup=False)

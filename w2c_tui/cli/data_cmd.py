@@ -188,26 +188,29 @@ def _verdict_json(v: object) -> dict[str, object]:
 def _print_detail(detail: ItemDetail) -> None:
     from rich.panel import Panel
     from rich.syntax import Syntax
+    from rich.text import Text
 
     console = make_console()
     item = detail.item
     console.print(
         Panel(
-            item.question,
-            title=f"{item.uuid}  gold: {item.gold.value if item.gold else '-'}",
+            Text(item.question),
+            title=Text(f"{item.uuid}  gold: {item.gold.value if item.gold else '-'}"),
             title_align="left",
         )
     )
-    console.print(f"{item.n_tools} tool(s)" if item.tools else "[bold]no tools[/]")
+    console.print(Text(f"{item.n_tools} tool(s)") if item.tools else Text("no tools", "bold"))
     for tool in item.tools:
         console.print(Syntax(tool.pretty(), "json", word_wrap=True))
     for name, text in item.answers:
-        console.print(f"[bold]{name}[/]: {text}")
+        console.print(Text.assemble((name, "bold"), f": {text}"))
     for panel in detail.models:
-        console.print(f"\n[bold underline]{panel.target_model}[/]")
+        console.print(Text.assemble("\n", (panel.target_model, "bold underline")))
         for response in panel.responses:
             console.print(
-                Panel(response.text or "(empty response)", title="response", title_align="left")
+                Panel(
+                    Text(response.text or "(empty response)"), title="response", title_align="left"
+                )
             )
             for v in response.verdicts:
                 console.print(f"  {v.rater.display}: {v.label or v.status.value}")

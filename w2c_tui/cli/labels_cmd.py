@@ -86,3 +86,47 @@ def export(
     tmp.write_text(buffer.getvalue(), encoding="utf-8")
     tmp.replace(output)
     typer.echo(f"wrote {len(rows)} label record(s) to {output}", err=True)
+
+
+@labels_app.command("import")
+def import_labels(
+    ctx: typer.Context,
+    path: Annotated[Path, typer.Argument(help="A CSV or JSONL file of human labels.")],
+    dataset: Annotated[
+        str | None, typer.Option(help="Dataset (default: the file's dataset column).")
+    ] = None,
+    dry_run: Annotated[bool, typer.Option(help="Validate and report; write nothing.")] = False,
+    json_out: Annotated[bool, typer.Option("--json", help="One JSON document on stdout.")] = False,
+) -> None:
+    """Human labels made elsewhere (a spreadsheet, Label Studio) become labels of those
+    annotators. Columns: uuid, annotator, label; optional target_model, response_id, note,
+    flags (a;b), dataset. A row with a target model labels that model's response; without one
+    it is an item-QA label. A bad row stops the import with file:line:field and nothing
+    written; importing the same file again changes nothing."""
+    from w2c_tui.cli.context import print_json
+
+    with services(ctx) as svc:
+        report = svc.labels.import_file(path, dataset, dry_run=dry_run)
+    if json_out:
+        print_json(
+            {
+                "path": report.path,
+                "dataset": report.dataset,
+                "rows": report.rows,
+                "labels_new": report.labels_new,
+                "labels_unchanged": report.labels_unchanged,
+                "notes_new": report.notes_new,
+                "flags_new": report.flags_new,
+                "annotators": report.annotators,
+                "dry_run": report.dry_run,
+                "changed": report.changed,
+            }
+        )
+        return
+    verb = "would record" if dry_run else "recorded"
+    typer.echo(
+        f"{report.path} → {report.dataset}: {report.rows} row(s); {verb} "
+        f"{report.labels_new} label(s), {report.notes_new} note(s), {report.flags_new} flag(s); "
+        f"{report.labels_unchanged} label(s) unchanged; annotators: "
+        f"{', '.join(report.annotators)}"
+    )

@@ -30,6 +30,10 @@ class LabelEvent:
     created_at: datetime
     is_current: bool
     raw: str | None = None
+    source: str | None = None
+    """Where the label was made: "tui" for a keypress, "import …" for a file."""
+    guideline_id: int | None = None
+    """The guideline version in force when the label was made."""
 
 
 class TeamQueries:
@@ -66,6 +70,8 @@ class TeamQueries:
                     col(VerdictRow.created_at),
                     col(VerdictRow.is_current),
                     col(VerdictRow.raw),
+                    col(VerdictRow.source),
+                    col(VerdictRow.guideline_id),
                 )
                 .join(RaterRow, col(RaterRow.id) == col(VerdictRow.rater_id))
                 .join(ItemRow, col(ItemRow.id) == col(VerdictRow.item_id))
@@ -85,6 +91,8 @@ class TeamQueries:
                     created_at=created,
                     is_current=bool(current),
                     raw=raw,
+                    source=source,
+                    guideline_id=guideline,
                 )
                 for (
                     name,
@@ -98,5 +106,7 @@ class TeamQueries:
                     created,
                     current,
                     raw,
+                    source,
+                    guideline,
                 ) in rows
             ]

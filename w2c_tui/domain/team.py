@@ -189,6 +189,29 @@ class TeamStatus:
     """Krippendorff's α of the humans on the complete units, with a bootstrap interval."""
     notes: tuple[str, ...] = field(default_factory=tuple)
 
+    def headline(self) -> str:
+        """Three lines: the dataset, the plan and its complete units, α with its interval."""
+        if self.units is None:
+            plan = "no assignment plan yet (`w2c assign --annotators a,b,c --overlap 2 …`)"
+        else:
+            plan = (
+                f"plan: {self.units.value}, {self.overlap} annotators per unit; "
+                f"{self.units_complete} of {self.units_assigned} units complete"
+            )
+        alpha = self.alpha
+        if alpha.value is None:
+            reliability = f"human α: not defined ({alpha.reason})"
+        else:
+            interval = (
+                f" [{alpha.low:.3f}, {alpha.high:.3f}]"
+                if alpha.low is not None and alpha.high is not None
+                else ""
+            )
+            reliability = (
+                f"human α on the complete units: {alpha.value:.3f}{interval} (n = {alpha.n})"
+            )
+        return f"{self.dataset}\n{plan}\n{reliability}"
+
 
 @dataclass(frozen=True, slots=True)
 class Guideline:

@@ -153,3 +153,42 @@ class AdjudicationService:
         return labels.set_label(
             rater, case.item_id, case.response_id, label, source="adjudication", note=note
         )
+
+    def export(self, dataset: str) -> list[dict[str, object]]:
+        """Every current adjudication with the human labels it resolved (both unit kinds)."""
+        events = [
+            e for e in self._store.team.history(dataset, RaterKind.ADJUDICATOR) if e.is_current
+        ]
+        rows: list[dict[str, object]] = []
+        for kind in UnitKind:
+            readings = self.readings(dataset, kind)
+            humans = readings.humans()
+            units = {(u.item_id, u.target_model): u for u in readings.units}
+            for event in events:
+                if event.label is None or (event.target_model is None) != (kind is UnitKind.ITEM):
+                    continue
+                unit = units.get((event.item_id, event.target_model))
+                labels = [
+                    (h.name, lab)
+                    for h in humans
+                    if unit is not None and (lab := readings.label(unit.key, h.key)) is not None
+                ]
+                counts = Counter(lab for _, lab in labels).most_common()
+                tied = len(counts) > 1 and counts[0][1] == counts[1][1]
+                overrides = bool(counts) and (tied or counts[0][0] != event.label)
+                rows.append(
+                    {
+                        "dataset": dataset,
+                        "unit_kind": kind.value,
+                        "uuid": event.uuid,
+                        "target_model": event.target_model,
+                        "label": event.label.value,
+                        "adjudicator": event.annotator,
+                        "note": event.raw or "",
+                        "humans": [f"{name}:{lab.value}" for name, lab in labels],
+                        "majority": counts[0][0].value if counts and not tied else None,
+                        "overrides_majority": overrides,
+                        "created_at": event.created_at.isoformat(),
+                    }
+                )
+        return rows

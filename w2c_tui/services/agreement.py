@@ -30,6 +30,7 @@ from w2c_tui.services.readings import (
     consensus,
     human_unanimity,
 )
+from w2c_tui.services.reveal import reveal_effects
 from w2c_tui.stats import (
     RatingTable,
     agreement_summary,
@@ -114,6 +115,7 @@ class AgreementService:
         doc["unit_kind"] = kind.value
         doc["raters"] = chosen
         doc["invalid_mode"] = invalid_mode.value
+        doc["reveal"] = reveal_effects(self._store, dataset, readings)
         return doc
 
     @staticmethod
@@ -188,6 +190,7 @@ class AgreementService:
                 for key in automated
                 for m in _metrics_rows(readings, readings.rater(key), invalid_mode)
             ],
+            "reveal": reveal_effects(self._store, dataset, readings),
         }
 
 

@@ -61,10 +61,17 @@ class AssignmentService:
         ):
             if value is not None and value < 1:
                 raise W2CError(f"{name} must be at least 1 (got {value})")
+        if overlap < 1:
+            raise W2CError(f"--overlap must be at least 1 (got {overlap})")
+        if overlap > len(annotators):
+            raise W2CError(
+                f"--overlap {overlap} needs at least {overlap} annotators; "
+                f"--annotators names {len(annotators)}"
+            )
         plan = store.plan(dataset, selection.units)
         if plan is not None and (plan.overlap, plan.seed) != (overlap, seed):
             raise W2CError(
-                f"dataset {dataset!r} already has a {selection.units.value} plan with overlap "
+                f"dataset {dataset!r} already has a plan of {selection.units.value} with overlap "
                 f"{plan.overlap} and seed {plan.seed}; extend it with the same --overlap and "
                 "--seed, or `w2c assign clear` it first"
             )

@@ -57,10 +57,11 @@ class TeamService:
         stamps: dict[str, list[datetime]] = defaultdict(list)
         current: dict[str, int] = defaultdict(int)
         for event in events:
-            stamps[event.annotator].append(event.created_at)
+            if event.source == "tui":  # imported labels carry the import's time, not a pace
+                stamps[event.annotator].append(event.created_at)
             if event.is_current and event.status is VerdictStatus.OK:
                 current[event.annotator] += 1
-        names = sorted(set(stamps) | {a.annotator for a in assigned})
+        names = sorted(set(stamps) | set(current) | {a.annotator for a in assigned})
         rows = []
         for name in names:
             mine = [a for a in assigned if a.annotator == name]

@@ -24,6 +24,7 @@ from textual.widgets.selection_list import Selection
 from textual.worker import Worker, WorkerState
 
 from w2c_tui.io.numbers import num as fmt
+from w2c_tui.tui.plain import cells
 from w2c_tui.tui.screens import agreement_panels as panels
 from w2c_tui.tui.widgets.charts import shade
 
@@ -74,7 +75,7 @@ class AgreementScreen(Screen[int | None]):
         self.document: dict[str, Any] | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static("", id="agreement-status")
+        yield Static("", id="agreement-status", markup=False)
         with Horizontal():
             with Vertical(id="agreement-side"):
                 yield Static("Raters (space toggles, then r)", classes="side-title")
@@ -209,11 +210,13 @@ class AgreementScreen(Screen[int | None]):
             LABELS, drill["confusion"], drill["row_normalised"], strict=True
         ):
             table.add_row(
-                SHORT[label],
-                *[
-                    f"{shade(s) * 2} {c:>3} ({100 * s:.0f}%)"
-                    for c, s in zip(counts, shares, strict=True)
-                ],
+                *cells(
+                    SHORT[label],
+                    *[
+                        f"{shade(s) * 2} {c:>3} ({100 * s:.0f}%)"
+                        for c, s in zip(counts, shares, strict=True)
+                    ],
+                )
             )
         classes.update(panels.per_class(drill))
         self._show_units(drill, None)
@@ -252,12 +255,14 @@ class AgreementScreen(Screen[int | None]):
             units.border_title = f"units in cell {LABELS[cell[0]]} → {LABELS[cell[1]]}"
         for row in rows:
             units.add_row(
-                row["uuid"][:13],
-                row["target_model"] or "—",
-                row["consensus"],
-                row["rater"],
-                " ".join(row["humans"]) or "—",
-                fmt(row["unanimity"], 2),
+                *cells(
+                    row["uuid"][:13],
+                    row["target_model"] or "—",
+                    row["consensus"],
+                    row["rater"],
+                    " ".join(row["humans"]) or "—",
+                    fmt(row["unanimity"], 2),
+                ),
                 key=row["unit"],
             )
 

@@ -18,6 +18,7 @@ from w2c_tui.io.numbers import (
     stability_cells,
 )
 from w2c_tui.io.numbers import num as fmt
+from w2c_tui.tui.plain import cells
 from w2c_tui.tui.widgets.charts import bar, interval_bar
 
 LABELS = ["direct", "tool_call", "request_for_info", "cannot_answer"]
@@ -49,17 +50,19 @@ def overview(dash: dict[str, Any]) -> RenderableType:
     )
     for row in cov["raters"]:
         a.add_row(
-            row["key"],
-            row["kind"],
-            str(row["n_rated"]),
-            pct(row["coverage"]),
-            f"{row['n_invalid']} ({pct(row['invalid_rate'])})",
+            *cells(
+                row["key"],
+                row["kind"],
+                str(row["n_rated"]),
+                pct(row["coverage"]),
+                f"{row['n_invalid']} ({pct(row['invalid_rate'])})",
+            )
         )
     per_unit = "  ".join(f"{k} rating(s): {v}" for k, v in cov["ratings_per_unit"].items())
     overlap = cov["overlap"]
     o = _table("", *[_short(k) for k in overlap["raters"]], title="overlap (units both rated)")
     for key, counts in zip(overlap["raters"], overlap["matrix"], strict=True):
-        o.add_row(_short(key), *[str(c) for c in counts])
+        o.add_row(*cells(_short(key), *[str(c) for c in counts]))
     dist = dash["distributions"]
     b = _table("rater", "n", *LABELS, "invalid", title="B · label distributions")
     for key, counts in [
@@ -69,10 +72,12 @@ def overview(dash: dict[str, Any]) -> RenderableType:
     ]:
         n = counts["n"]
         b.add_row(
-            key,
-            str(n),
-            *[f"{counts[c]} ({pct(counts[c] / n if n else None)})" for c in LABELS],
-            str(counts["invalid"]),
+            *cells(
+                key,
+                str(n),
+                *[f"{counts[c]} ({pct(counts[c] / n if n else None)})" for c in LABELS],
+                str(counts["invalid"]),
+            )
         )
     sm = dist.get("stuart_maxwell") or {}
     homog = Text()
@@ -84,7 +89,49 @@ def overview(dash: dict[str, Any]) -> RenderableType:
             + "\n",
             style="dim",
         )
-    return Group(head, Text(""), a, Text(per_unit, style="dim"), o, b, homog, humans(dash))
+    return Group(
+        head, Text(""), a, Text(per_unit, style="dim"), o, b, homog, humans(dash), reveal(dash)
+    )
+
+
+def reveal(dash: dict[str, Any]) -> RenderableType:
+    """What the reveal did: post-reveal flips, agreement with each rater before and after."""
+    doc = dash.get("reveal") or {}
+    rows = doc.get("annotators") or []
+    if not rows:
+        return Text("Reveal effects: no human labels yet.", style="italic")
+    t = _table(
+        "annotator",
+        "labelled",
+        "blind first",
+        "flips",
+        "vs rater",
+        "n",
+        "agree pre",
+        "agree now",
+        "κ pre",
+        "κ now",
+        title="Reveal effects (pre-reveal = first label made blind)",
+    )
+    for row in rows:
+        versus = row["versus"] or [None]
+        for index, v in enumerate(versus):
+            first = index == 0
+            t.add_row(
+                *cells(
+                    row["annotator"] if first else "",
+                    str(row["units_labelled"]) if first else "",
+                    str(row["first_labels_blind"]) if first else "",
+                    str(row["post_reveal_flips"]) if first else "",
+                    _short(v["rater"]) if v else "—",
+                    str(v["n"]) if v else "",
+                    pct(v["agreement_pre_reveal"]) if v else "",
+                    pct(v["agreement_current"]) if v else "",
+                    fmt(v["kappa_pre_reveal"]["value"]) if v else "",
+                    fmt(v["kappa_current"]["value"]) if v else "",
+                )
+            )
+    return Group(t, Text(doc["definition"], style="dim"))
 
 
 def humans(dash: dict[str, Any]) -> RenderableType:
@@ -99,8 +146,8 @@ def humans(dash: dict[str, Any]) -> RenderableType:
         ("Fleiss κ (generalised)", "fleiss_kappa", -1.0),
         ("Gwet AC1", "gwet_ac1", -1.0),
     ):
-        c.add_row(name, estimate_text(h[key]), interval_bar(h[key], low=low))
-    c.add_row("mean pairwise Cohen κ", fmt(h["mean_pairwise_kappa"]), "")
+        c.add_row(*cells(name, estimate_text(h[key]), interval_bar(h[key], low=low)))
+    c.add_row(*cells("mean pairwise Cohen κ", fmt(h["mean_pairwise_kappa"]), ""))
     below = h.get("p_alpha_below") or {}
     note = Text(
         f"{h['interpretation']}.  P(α<.667)={fmt(below.get('0.667'), 3)}  "
@@ -147,24 +194,28 @@ def raters(dash: dict[str, Any]) -> RenderableType:
         vs = row.get("versus_humans") or {}
         alt = row.get("alt_test") or {}
         t.add_row(
-            row["key"],
-            pct(row["invalid_rate"]),
-            str(row["n"]),
-            fmt(row["p_o"]),
-            estimate_text(row["cohen_kappa"]),
-            interval_bar(row["cohen_kappa"], width=17),
-            fmt(row.get("macro_f1")),
+            *cells(
+                row["key"],
+                pct(row["invalid_rate"]),
+                str(row["n"]),
+                fmt(row["p_o"]),
+                estimate_text(row["cohen_kappa"]),
+                interval_bar(row["cohen_kappa"], width=17),
+                fmt(row.get("macro_f1")),
+            )
         )
         h.add_row(
-            row["key"],
-            estimate_text(row.get("gwet_ac1")),
-            fmt((vs.get("kappa_judge_human") or {}).get("value")),
-            fmt((vs.get("kappa_human_human") or {}).get("value")),
-            estimate_text(vs.get("delta_kappa")),
-            estimate_text(vs.get("delta_alpha")),
-            (fmt(alt.get("winning_rate")) + (" pass" if alt.get("passed") else " fail"))
-            if alt and alt.get("winning_rate") is not None
-            else "—",
+            *cells(
+                row["key"],
+                estimate_text(row.get("gwet_ac1")),
+                fmt((vs.get("kappa_judge_human") or {}).get("value")),
+                fmt((vs.get("kappa_human_human") or {}).get("value")),
+                estimate_text(vs.get("delta_kappa")),
+                estimate_text(vs.get("delta_alpha")),
+                (fmt(alt.get("winning_rate")) + (" pass" if alt.get("passed") else " fail"))
+                if alt and alt.get("winning_rate") is not None
+                else "—",
+            )
         )
     parts: list[RenderableType] = [t, h]
     for row in rows:
@@ -217,16 +268,18 @@ def per_class(drill: dict[str, Any]) -> RenderableType:
     for label in LABELS:
         c = drill["per_class"][label]
         t.add_row(
-            label,
-            str(c["support"]),
-            fmt(c["precision"]),
-            fmt(c["recall"]),
-            fmt(c["f1"]),
-            estimate_text(c["specific_agreement"]),
-            estimate_text(c["alpha"]),
-            estimate_text(c["kappa"]),
-            pct(c["prevalence_humans"]),
-            pct(c["prevalence_rater"]),
+            *cells(
+                label,
+                str(c["support"]),
+                fmt(c["precision"]),
+                fmt(c["recall"]),
+                fmt(c["f1"]),
+                estimate_text(c["specific_agreement"]),
+                estimate_text(c["alpha"]),
+                estimate_text(c["kappa"]),
+                pct(c["prevalence_humans"]),
+                pct(c["prevalence_rater"]),
+            )
         )
     return t
 
@@ -251,13 +304,15 @@ def calibration(dash: dict[str, Any]) -> RenderableType:
         t = _table("bin", "n", "mean confidence", "accuracy", "", box=None)
         for index, b in enumerate(raw["reliability"], 1):
             t.add_row(
-                str(index),
-                str(b["n"]),
-                fmt(b["mean_confidence"]),
-                fmt(b["accuracy"]),
-                Text(bar(b["accuracy"], 20))
-                + Text("  conf ", style="dim")
-                + Text(bar(b["mean_confidence"], 20), style="dim"),
+                *cells(
+                    str(index),
+                    str(b["n"]),
+                    fmt(b["mean_confidence"]),
+                    fmt(b["accuracy"]),
+                    Text(bar(b["accuracy"], 20))
+                    + Text("  conf ", style="dim")
+                    + Text(bar(b["mean_confidence"], 20), style="dim"),
+                )
             )
         parts.append(t)
         norm = cal.get("length_normalised")
@@ -295,11 +350,13 @@ def metrics(dash: dict[str, Any]) -> RenderableType:
     t.columns[0].min_width = 22
     for m in dash["metrics"]:
         t.add_row(
-            m["rater"],
-            m["target_model"] or "all",
-            *metrics_cells(m),
-            fmt(m["macro_f1_4"]),
-            fmt(m["macro_f1_no_direct"]),
+            *cells(
+                m["rater"],
+                m["target_model"] or "all",
+                *metrics_cells(m),
+                fmt(m["macro_f1_4"]),
+                fmt(m["macro_f1_no_direct"]),
+            )
         )
     if not dash["metrics"]:
         return Text("No rater readings with a gold label.", style="italic")
@@ -316,7 +373,7 @@ def metrics(dash: dict[str, Any]) -> RenderableType:
     s.columns[0].min_width = 18
     s.columns[1].min_width = 12
     for m in stable:
-        s.add_row(m["rater"], m["target_model"] or "all", *stability_cells(m["stability"]))
+        s.add_row(*cells(m["rater"], m["target_model"] or "all", *stability_cells(m["stability"])))
     return Group(t, Text(""), s)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -43,8 +44,8 @@ class DatasetsScreen(Screen[str | None]):
         for index, ds in enumerate(self.services.datasets.all()):
             table.add_row(
                 "▶" if ds.name == self.current else "",
-                ds.name,
-                ds.kind,
+                Text(ds.name),  # shown literally: a name from data is never markup
+                Text(ds.kind),
                 str(ds.n_items),
                 str(ds.n_responses),
                 str(ds.n_human_labels),

@@ -9,6 +9,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.events import Key
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, SelectionList
 from textual.widgets.option_list import Option
@@ -45,7 +46,7 @@ class AnnotatorDialog(ModalScreen[str]):
 
 
 class AnnotatorSwitchDialog(ModalScreen[str | None]):
-    """Switch who is labelling: an annotator of this database, or a new name."""
+    """Switch who is labelling: type a name (new or known), or ↓ to pick a known one."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
@@ -61,24 +62,25 @@ class AnnotatorSwitchDialog(ModalScreen[str | None]):
                 classes="dialog--title",
                 markup=False,
             )
+            yield Input(placeholder="a name, then Enter (↓ picks a known one)", id="name")
             if self._annotators:
                 yield OptionList(
                     *[Option(Text(name), id=name) for name in self._annotators], id="annotators"
                 )
-            yield Input(placeholder="or a new name, then Enter", id="name")
             yield Label(
                 "Each annotator has their own labels, queue and undo history.",
                 classes="dialog--hint",
             )
 
     def on_mount(self) -> None:
-        if self._annotators:
+        self.query_one(Input).focus()
+
+    def on_key(self, event: Key) -> None:
+        if event.key == "down" and self.query_one(Input).has_focus and self._annotators:
             options = self.query_one(OptionList)
-            if self._current in self._annotators:
-                options.highlighted = self._annotators.index(self._current)
             options.focus()
-        else:
-            self.query_one(Input).focus()
+            options.highlighted = 0
+            event.stop()
 
     @on(OptionList.OptionSelected)
     def chosen(self, event: OptionList.OptionSelected) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -42,6 +43,7 @@ class RunMetricsDialog(ModalScreen[None]):
             yield Static(
                 f"Run {self.info.id}: {self.info.rater} against gold (Esc closes)",
                 classes="dialog--title",
+                markup=False,
             )
             if not rows:
                 yield Static("No verdicts with a gold label yet.")
@@ -54,7 +56,7 @@ class RunMetricsDialog(ModalScreen[None]):
                     "Acc-Norm",
                     "Tool-Hall",
                     "invalid",
-                    title=f"{row.target_model}",
+                    title=Text(f"{row.target_model}"),
                 )
                 table.add_row(
                     str(m.n_scored),

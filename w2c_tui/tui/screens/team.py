@@ -38,28 +38,6 @@ def ago(when: datetime | None, now: datetime | None = None) -> str:
     return f"{seconds / 86400:.0f} days ago"
 
 
-def headline(status: TeamStatus) -> str:
-    """The lines above the table: the plan, complete units and α with its interval."""
-    if status.units is None:
-        plan = "no assignment plan yet (`w2c assign --annotators a,b,c --overlap 2 …`)"
-    else:
-        plan = (
-            f"plan: {status.units.value}, {status.overlap} annotators per unit; "
-            f"{status.units_complete} of {status.units_assigned} units complete"
-        )
-    alpha = status.alpha
-    if alpha.value is None:
-        reliability = f"human α: not defined ({alpha.reason})"
-    else:
-        interval = (
-            f" [{alpha.low:.3f}, {alpha.high:.3f}]"
-            if alpha.low is not None and alpha.high is not None
-            else ""
-        )
-        reliability = f"human α on the complete units: {alpha.value:.3f}{interval} (n = {alpha.n})"
-    return f"Team progress · {status.dataset}\n{plan}\n{reliability}"
-
-
 class TeamScreen(Screen[None]):
     """Refreshes every few seconds while open, so labels show up as they come."""
 
@@ -119,7 +97,7 @@ class TeamScreen(Screen[None]):
     def show(self, status: TeamStatus) -> None:
         """Fill the table (names shown literally)."""
         self.status = status
-        self.query_one("#team-head", Static).update(headline(status))
+        self.query_one("#team-head", Static).update(f"Team progress · {status.headline()}")
         table = self.query_one(DataTable)
         table.clear()
         for row in status.annotators:
