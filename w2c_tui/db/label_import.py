@@ -14,7 +14,7 @@ from w2c_tui.db.writes import retry_write, write_session
 from w2c_tui.domain.errors import InputError
 from w2c_tui.domain.labels import RaterKind
 from w2c_tui.domain.records import RaterSpec
-from w2c_tui.io.label_file import LabelRow
+from w2c_tui.domain.team import LabelRow
 
 
 @dataclass

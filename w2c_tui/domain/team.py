@@ -224,3 +224,23 @@ class Guideline:
     sha256: str
     created_at: datetime
     source_path: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LabelRow:
+    """One validated row of a label file."""
+
+    line: int
+    uuid: str
+    annotator: str
+    label: Label | None
+    target_model: str | None = None
+    response_id: int | None = None
+    note: str | None = None
+    flags: tuple[str, ...] = ()
+    dataset: str | None = None
+
+    @property
+    def unit(self) -> tuple[str, str, str | None, int | None]:
+        """(annotator, uuid, target model, response id): what one current label is about."""
+        return (self.annotator, self.uuid, self.target_model, self.response_id)

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from w2c_tui.domain.errors import InputError
 from w2c_tui.domain.labels import Label
 from w2c_tui.domain.qa import QA_FLAG_CODES
+from w2c_tui.domain.team import LabelRow
 from w2c_tui.io.jsonl import iter_objects, read_bytes
 from w2c_tui.io.validate import LABEL_NAMES, type_name
 
@@ -32,26 +32,6 @@ ALIASES = {
     "dataset": ("dataset",),
 }
 REQUIRED = ("uuid", "annotator", "label")
-
-
-@dataclass(frozen=True, slots=True)
-class LabelRow:
-    """One validated row of a label file."""
-
-    line: int
-    uuid: str
-    annotator: str
-    label: Label | None
-    target_model: str | None = None
-    response_id: int | None = None
-    note: str | None = None
-    flags: tuple[str, ...] = ()
-    dataset: str | None = None
-
-    @property
-    def unit(self) -> tuple[str, str, str | None, int | None]:
-        """(annotator, uuid, target model, response id): what one current label is about."""
-        return (self.annotator, self.uuid, self.target_model, self.response_id)
 
 
 def _text(value: Any, path: Path, line: int, field: str) -> str | None:
