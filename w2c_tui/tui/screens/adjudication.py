@@ -14,13 +14,22 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from w2c_tui.domain.errors import W2CError, WriteError
-from w2c_tui.domain.labels import LABELS
+from w2c_tui.domain.labels import LABELS, Label
 from w2c_tui.services.readings import UnitKind
 from w2c_tui.tui.screens.dialogs import NoteDialog
 
 if TYPE_CHECKING:
     from w2c_tui.services import Services
     from w2c_tui.services.adjudication import Case
+
+
+SHORT = {
+    Label.DIRECT: "DA",
+    Label.TOOL_CALL: "TC",
+    Label.REQUEST_FOR_INFO: "RI",
+    Label.CANNOT_ANSWER: "CA",
+}
+"""Two-letter labels for the queue's humans column (as in the items list)."""
 
 
 def case_view(case: Case) -> Group:
@@ -34,12 +43,12 @@ def case_view(case: Case) -> Group:
         humans.append(", " if index else "")
         humans.append(f"{name} ", style="")
         humans.append(label.value, style="bold")
-    humans.append(f"   split {case.split:.2f}", style="dim")
+    humans.append(f"   (split {case.split:.2f})", style="dim")
     machines = Text("judges and scorers: ", style="dim")
     machines.append(", ".join(f"{key} {value}" for key, value in case.others) or "none")
     facts = Text("gold ", style="dim")
     facts.append(case.gold.value if case.gold else "—", style="bold")
-    facts.append("   majority ", style="dim")
+    facts.append("   human majority ", style="dim")
     facts.append(case.majority.value if case.majority else "tie")
     decision = Text("decision: ", style="dim")
     if case.decision is not None:
@@ -91,7 +100,7 @@ class AdjudicationScreen(Screen[int | None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("#", "uuid", "model", "humans", "split", "decision")
+        table.add_columns("#", "split", "decision", "model", "humans", "uuid")
         self.reload()
         table.focus()
 
@@ -116,11 +125,11 @@ class AdjudicationScreen(Screen[int | None]):
         for case in self.cases:
             table.add_row(
                 str(case.position + 1),
-                Text(case.uuid[:12]),
-                Text(case.target_model or "(item)"),
-                Text(", ".join(f"{n}:{lab.value}" for n, lab in case.humans)),
                 f"{case.split:.2f}",
                 Text(case.decision.value if case.decision else "—"),
+                Text(case.target_model or "(item)"),
+                Text(" ".join(f"{n}:{SHORT[lab]}" for n, lab in case.humans)),
+                Text(case.uuid[:8]),
                 key=case.unit,
             )
         if keep is not None and any(c.unit == keep for c in self.cases):

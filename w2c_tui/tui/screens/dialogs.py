@@ -62,7 +62,7 @@ class AnnotatorSwitchDialog(ModalScreen[str | None]):
                 classes="dialog--title",
                 markup=False,
             )
-            yield Input(placeholder="a name, then Enter (↓ picks a known one)", id="name")
+            yield Input(placeholder="type a name, or ↓ ↑ to pick one; Enter", id="name")
             if self._annotators:
                 yield OptionList(
                     *[Option(Text(name), id=name) for name in self._annotators], id="annotators"
@@ -73,14 +73,20 @@ class AnnotatorSwitchDialog(ModalScreen[str | None]):
             )
 
     def on_mount(self) -> None:
+        if self._annotators:
+            self.query_one(OptionList).highlighted = None  # ↓ starts at the first name
         self.query_one(Input).focus()
 
     def on_key(self, event: Key) -> None:
-        if event.key == "down" and self.query_one(Input).has_focus and self._annotators:
-            options = self.query_one(OptionList)
-            options.focus()
-            options.highlighted = 0
-            event.stop()
+        # ↑ / ↓ move through the known names while the cursor stays in the name field
+        if event.key not in ("down", "up") or not self._annotators:
+            return
+        options = self.query_one(OptionList)
+        current = options.highlighted
+        step = 1 if event.key == "down" else -1
+        start = -1 if current is None else current
+        options.highlighted = max(0, min(start + step, len(self._annotators) - 1))
+        event.stop()
 
     @on(OptionList.OptionSelected)
     def chosen(self, event: OptionList.OptionSelected) -> None:
@@ -91,6 +97,10 @@ class AnnotatorSwitchDialog(ModalScreen[str | None]):
         name = event.value.strip()
         if name:
             self.dismiss(name)
+        elif self._annotators and self.query_one(OptionList).highlighted is not None:
+            highlighted = self.query_one(OptionList).highlighted
+            assert highlighted is not None
+            self.dismiss(self._annotators[highlighted])
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -138,9 +138,8 @@ def _render(card: Card, annotator: str | None, pending: PendingLabel | None) -> 
     if not card.revealed:
         parts.append(
             Text(
-                "the model's name and the other raters' verdicts are hidden until you label "
-                "this response; gold and scores until every response of the item has your "
-                "label (b turns blind mode off)",
+                "blind: model and raters shown once you label this; gold and scores once the "
+                "item is done (b: blind off)",
                 style="dim italic",
             )
         )
