@@ -66,7 +66,7 @@ class LabelStore:
         *,
         seen: Seen | None = None,
         source: str = "tui",
-        deadline_s: float = 2.0,
+        deadline_s: float = 10.0,
         note: str | None = None,
     ) -> LabelChange | None:
         """Record `label` (None withdraws it) on a response, or on the item when no response.

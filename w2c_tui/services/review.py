@@ -157,24 +157,36 @@ class ReviewService:
         label: Label | None,
         *,
         seen: Seen | None = None,
+        deadline_s: float = 10.0,
     ) -> LabelChange | None:
         """Record which behaviour a response shows; durable when this returns.
 
-        A busy database is retried for a moment; then WriteError says why it was not saved.
+        A busy database is retried until `deadline_s`; then WriteError says why it was not
+        saved (the TUI waits less and keeps the label on screen, retrying).
         """
         rater = self._rater(annotator, create=True)
         assert rater is not None
         self._generation += 1
-        return self._store.labels.set_label(rater, item_id, response_id, label, seen=seen)
+        return self._store.labels.set_label(
+            rater, item_id, response_id, label, seen=seen, deadline_s=deadline_s
+        )
 
     def label_item(
-        self, annotator: str, item_id: int, label: Label | None, *, seen: Seen | None = None
+        self,
+        annotator: str,
+        item_id: int,
+        label: Label | None,
+        *,
+        seen: Seen | None = None,
+        deadline_s: float = 10.0,
     ) -> LabelChange | None:
         """Record which behaviour is correct for the item (item QA); durable when this returns."""
         rater = self._rater(annotator, create=True)
         assert rater is not None
         self._generation += 1
-        return self._store.labels.set_label(rater, item_id, None, label, seen=seen)
+        return self._store.labels.set_label(
+            rater, item_id, None, label, seen=seen, deadline_s=deadline_s
+        )
 
     def set_flag(self, annotator: str, item_id: int, code: str, active: bool) -> FlagChange:
         """Switch a checklist flag on or off."""

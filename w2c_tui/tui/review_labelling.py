@@ -11,6 +11,10 @@ from w2c_tui.domain.review import ReviewMode
 from w2c_tui.tui.cards import own_verdict, queue_responses, seen_for
 from w2c_tui.tui.review_state import Notice, PendingLabel, ReviewState
 
+KEY_WAIT_S = 2.0
+"""How long a label key waits for a busy database before the label shows as not saved (the
+screen must not freeze longer; the label stays on screen and is retried)."""
+
 
 def _not_saved(error: WriteError) -> Notice:
     retry = (
@@ -48,22 +52,26 @@ class LabellingState(ReviewState):
         seen = seen_for(self.card, not self.gold_hidden, self.is_blind, self.mode)
         return self._write(PendingLabel(item.id, response_id, label, seen, "", True, advance))
 
-    def retry_unsaved(self) -> Notice | None:
-        """Try to write the pending label again."""
+    def retry_unsaved(self, wait_s: float = KEY_WAIT_S) -> Notice | None:
+        """Try to write the pending label again (waiting at most `wait_s` for the database)."""
         if self.unsaved is None:
             return Notice("Every label is saved.", title="Saved")
         pending = self.unsaved
-        outcome = self._write(pending)
+        outcome = self._write(pending, wait_s)
         if self.unsaved is None:
             return outcome or Notice("Saved.", title="Saved")
         return outcome
 
-    def _write(self, pending: PendingLabel) -> Notice | None:
+    def _write(self, pending: PendingLabel, wait_s: float = KEY_WAIT_S) -> Notice | None:
         review = self.services.review
         try:
             if pending.response_id is None:
                 change = review.label_item(
-                    self.annotator, pending.item_id, pending.label, seen=pending.seen
+                    self.annotator,
+                    pending.item_id,
+                    pending.label,
+                    seen=pending.seen,
+                    deadline_s=wait_s,
                 )
             else:
                 change = review.label_response(
@@ -72,6 +80,7 @@ class LabellingState(ReviewState):
                     pending.response_id,
                     pending.label,
                     seen=pending.seen,
+                    deadline_s=wait_s,
                 )
         except WriteError as error:
             self.unsaved = replace(pending, reason=error.reason, retryable=error.retryable)

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from w2c_tui.services import Services
 
 RETRY_EVERY_S = 3.0
+RETRY_WAIT_S = 0.25
+"""A background retry waits this long at most, so the screen never freezes while it tries."""
 
 
 class ReviewScreen(ReviewDialogs):
@@ -143,7 +145,7 @@ class ReviewScreen(ReviewDialogs):
     def _auto_retry(self) -> None:
         pending = self.state.unsaved
         if pending is not None and pending.retryable:
-            notice = self.state.retry_unsaved()
+            notice = self.state.retry_unsaved(RETRY_WAIT_S)
             if self.state.unsaved is None:
                 self.act(notice)
 
