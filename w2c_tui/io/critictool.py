@@ -121,7 +121,8 @@ def read_critictool(path: Path) -> CriticFile:
     samples: list[Sample] = []
     seen: set[str] = set()
     name_source = source_from_name(path)
-    for key, line, value, raw in _Scanner(where_name, text).items():
+    # The whole file's JSON first: a syntax error anywhere comes before any record's problem.
+    for key, line, value, raw in list(_Scanner(where_name, text).items()):
         if key in seen:
             raise SampleError(where_name, key, "(sample id)", "the same id twice", line=line)
         seen.add(key)
