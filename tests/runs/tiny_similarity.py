@@ -89,7 +89,11 @@ def build_model(folder: Path, texts: list[str] | None = None) -> Path:
     import numpy as np
     import torch
     from sentence_transformers import SentenceTransformer
-    from sentence_transformers import models as st_models
+
+    try:  # sentence-transformers >= 5.2; `models` before (deprecated since)
+        from sentence_transformers.sentence_transformer import modules as st_models
+    except ImportError:  # pragma: no cover - older library
+        from sentence_transformers import models as st_models  # type: ignore[no-redef]
     from transformers import BertConfig, BertModel
 
     texts = corpus_texts() if texts is None else texts

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import json
+import warnings
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -52,7 +53,9 @@ def _cut(raw: str) -> str:
 
 def _parse(text: str) -> tuple[Any, ParsedAs | None]:
     try:
-        return ast.literal_eval(text), "python"
+        with warnings.catch_warnings():  # "invalid escape sequence" in a reply is not ours
+            warnings.simplefilter("ignore")
+            return ast.literal_eval(text), "python"
     except Exception:  # the reference ignores every failure of each attempt
         pass
     try:

@@ -40,6 +40,7 @@ class SentenceSimilarity:
     def load(self) -> Any:
         """The SentenceTransformer model (loaded on first use)."""
         if self._model is None:
+            self._check_path()
             try:
                 from sentence_transformers import SentenceTransformer
             except ImportError as error:
@@ -54,6 +55,13 @@ class SentenceSimilarity:
                     f"cannot load the similarity model {self.model_name!r}: {error}"
                 ) from error
         return self._model
+
+    def _check_path(self) -> None:
+        """A name written as a path (absolute, ./, ../, ~) must exist: otherwise the library
+        would take it for a hub name and try to download it."""
+        name = self.model_name
+        if name.startswith(("/", "./", "../", "~")) and not Path(name).expanduser().exists():
+            raise SimilarityUnavailable(f"no similarity model at {name}")
 
     def __call__(self, pred: str, gold: str) -> float:
         """max(cos(embed(pred), embed(gold)), 0), both embedded in one call as the reference."""
