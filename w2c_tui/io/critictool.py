@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from w2c_tui.domain.critictool import CriticFile, Sample, SampleError
+from w2c_tui.domain.critictool import CriticFile, Sample, SampleError, Turn
 from w2c_tui.domain.errors import InputError
 from w2c_tui.io import critictool_records as records
 from w2c_tui.io.critictool_kind import file_kind, source_from_name
@@ -126,18 +126,13 @@ def read_critictool(path: Path) -> CriticFile:
         if key in seen:
             raise SampleError(where_name, key, "(sample id)", "the same id twice", line=line)
         seen.add(key)
-        samples.append(_sample(records.Where(where_name, key, line), value, raw))
-        first = samples[0]
-        if samples[-1].source != (name_source or first.source):
-            expected = name_source or first.source
-            raise SampleError(
-                where_name,
-                key,
-                "ground_truth",
-                f"a {samples[-1].source} sample in a file of {expected} samples"
-                + (" (by its name)" if name_source else ""),
-                line=line,
-            )
+        sample = _sample(records.Where(where_name, key, line), value, raw)
+        expected = name_source or (samples[0].source if samples else sample.source)
+        if sample.source != expected:
+            by = " (by its name)" if name_source else ""
+            message = f"a {sample.source} sample in a file of {expected} samples{by}"
+            raise SampleError(where_name, key, "ground_truth", message, line=line)
+        samples.append(sample)
     if not samples:
         raise InputError(where_name, "the file holds no samples")
     kind = file_kind(path, samples)
@@ -163,7 +158,7 @@ def _sample(where: records.Where, record: Any, raw: str) -> Sample:
     error_type = records.read_error_type(where, record, source)
     predictions = records.read_predictions(where, record, source)
     count = records.dataset_turn_count(turns, predictions) if source == "external" else len(turns)
-    original = (turns[0].__class__(turns[0].role, system_prompt), *turns[1:count])
+    original = (Turn(turns[0].role, system_prompt), *turns[1:count])
     return Sample(
         sample_id=where.sample_id,
         source=source,

@@ -9,7 +9,7 @@ The overall score is the paper's (§2.3.2): 0.2 Reflect + 0.3 Correct + 0.05 Ret
 Skip/Finish. Neither the paper nor the code says how the sub-metrics make up a dimension; here
 each dimension is the plain mean of its table columns (Reflect: critic, reflect; Correct: name,
 args; Retry: retry; Skip/Finish: break, name and, in skip mode, args). Applied to the columns of
-the paper's Table 2 this gives its Overall column to within 1.3 points (docs/critictool.md).
+the paper's Table 2 this gives its Overall column to within 1.23 points (docs/critictool.md).
 """
 
 from __future__ import annotations
