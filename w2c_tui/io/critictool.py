@@ -1,0 +1,177 @@
+"""Read CriticTool files: one JSON object mapping sample id to record, with or without predictions.
+
+The whole file is validated before anything is returned; the first problem raises an
+InputError (a SampleError inside a record) naming the file, the line, the sample and the field.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from w2c_tui.domain.critictool import CriticFile, Sample, SampleError, Turn
+from w2c_tui.domain.errors import InputError
+from w2c_tui.io import critictool_records as records
+from w2c_tui.io.critictool_kind import file_kind, source_from_name
+from w2c_tui.io.jsonl import BOM, read_bytes, sha256_hex
+from w2c_tui.io.validate import type_name
+
+_WHITESPACE = " \t\n\r"
+_DECODER = json.JSONDecoder()
+
+
+class _Scanner:
+    """Walks the top-level object, yielding each key and its value's exact text."""
+
+    def __init__(self, path: str, text: str) -> None:
+        self.path = path
+        self.text = text
+
+    def line_at(self, pos: int) -> int:
+        return self.text.count("\n", 0, pos) + 1
+
+    def fail(self, pos: int, message: str) -> InputError:
+        return InputError(self.path, message, line=self.line_at(pos))
+
+    def skip(self, pos: int) -> int:
+        while pos < len(self.text) and self.text[pos] in _WHITESPACE:
+            pos += 1
+        return pos
+
+    def expect(self, pos: int, char: str, what: str) -> int:
+        pos = self.skip(pos)
+        if not self.text.startswith(char, pos):
+            found = self.text[pos : pos + 1] or "the end of the file"
+            raise self.fail(pos, f"not valid JSON: expected {what}, found {found!r}")
+        return pos + 1
+
+    def items(self) -> Iterator[tuple[str, int, Any, str]]:
+        """(key, line, value, value text) for each member of the top-level object."""
+        pos = self.skip(0)
+        if not self.text.startswith("{", pos):
+            raise self.fail(pos, "not a CriticTool file: expected one JSON object (id → record)")
+        pos = self.skip(pos + 1)
+        if self.text.startswith("}", pos):
+            pos += 1
+        else:
+            while True:
+                pos = self.skip(pos)
+                if not self.text.startswith('"', pos):
+                    self.expect(pos, '"', "a sample id (a string)")
+                try:
+                    key, pos = _DECODER.raw_decode(self.text, pos)
+                except ValueError as error:
+                    raise self.fail(pos, f"not valid JSON: {error}") from error
+                pos = self.skip(self.expect(pos, ":", "':'"))
+                try:
+                    value, end = _DECODER.raw_decode(self.text, pos)
+                except json.JSONDecodeError as error:
+                    raise InputError(
+                        self.path, f"sample {key!r}: not valid JSON: {error.msg}", line=error.lineno
+                    ) from error
+                except (ValueError, RecursionError) as error:
+                    raise self.fail(pos, f"sample {key!r}: not valid JSON: {error}") from error
+                yield key, self.line_at(pos), value, self.text[pos:end]
+                pos = self.skip(end)
+                if self.text.startswith("}", pos):
+                    pos += 1
+                    break
+                pos = self.expect(pos, ",", "',' or '}'")
+        if self.skip(pos) != len(self.text):
+            raise self.fail(pos, "not valid JSON: extra data after the top-level object")
+
+
+def _decode(path: Path, data: bytes) -> str:
+    try:
+        return data.removeprefix(BOM).decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(
+            str(path), f"not valid UTF-8: {error.reason} at byte {error.start}"
+        ) from error
+
+
+def looks_like_critictool(path: Path) -> bool:
+    """True when `path` is one JSON object whose first value is a CriticTool record.
+
+    A record has `query_prompt` (a list) and `ground_truth` (an object or a list); nothing is
+    validated beyond that (`read_critictool` does it).
+    """
+    if not path.is_file():
+        return False
+    try:
+        text = _decode(path, read_bytes(path))
+        for _key, _line, value, _text in _Scanner(str(path), text).items():
+            return (
+                isinstance(value, dict)
+                and isinstance(value.get("query_prompt"), list)
+                and isinstance(value.get("ground_truth"), dict | list)
+            )
+    except InputError:
+        return False
+    return False
+
+
+def read_critictool(path: Path) -> CriticFile:
+    """Read and validate a whole CriticTool file (dataset or inference output)."""
+    data = read_bytes(path)
+    text = _decode(path, data)
+    where_name = str(path)
+    samples: list[Sample] = []
+    seen: set[str] = set()
+    name_source = source_from_name(path)
+    # The whole file's JSON first: a syntax error anywhere comes before any record's problem.
+    for key, line, value, raw in list(_Scanner(where_name, text).items()):
+        if key in seen:
+            raise SampleError(where_name, key, "(sample id)", "the same id twice", line=line)
+        seen.add(key)
+        sample = _sample(records.Where(where_name, key, line), value, raw)
+        expected = name_source or (samples[0].source if samples else sample.source)
+        if sample.source != expected:
+            by = " (by its name)" if name_source else ""
+            message = f"a {sample.source} sample in a file of {expected} samples{by}"
+            raise SampleError(where_name, key, "ground_truth", message, line=line)
+        samples.append(sample)
+    if not samples:
+        raise InputError(where_name, "the file holds no samples")
+    kind = file_kind(path, samples)
+    return CriticFile(where_name, kind, tuple(samples), sha256_hex(data))
+
+
+def _sample(where: records.Where, record: Any, raw: str) -> Sample:
+    if not isinstance(record, dict):
+        raise SampleError(
+            where.path,
+            where.sample_id,
+            "(record)",
+            f"expected an object, got {type_name(record)}",
+            line=where.line,
+        )
+    for key in ("query_prompt", "ground_truth"):
+        if key not in record:
+            where.fail(key, "missing required field")
+    turns = records.read_turns(where, record["query_prompt"])
+    source, gold = records.read_gold(where, record["ground_truth"])
+    system_prompt, instruction = records.split_instruction(turns[0].content)
+    tools = records.parse_tool_list(where, system_prompt)
+    error_type = records.read_error_type(where, record, source)
+    predictions = records.read_predictions(where, record, source)
+    count = records.dataset_turn_count(turns, predictions) if source == "external" else len(turns)
+    original = (Turn(turns[0].role, system_prompt), *turns[1:count])
+    return Sample(
+        sample_id=where.sample_id,
+        source=source,
+        turns=turns,
+        dataset_turns=count,
+        system_prompt=system_prompt,
+        instruction=instruction,
+        tools=tools,
+        error_type=error_type,
+        gold=gold,
+        predictions=predictions,
+        raw_json=raw,
+        sha256=sha256_hex(raw.encode("utf-8")),
+        item_sha256=records.item_sha256(original, record),
+        line=where.line,
+    )

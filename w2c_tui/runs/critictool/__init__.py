@@ -1,0 +1,1 @@
+"""CriticTool: the official reply parser, inference protocol and metrics, as pure code."""
