@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from w2c_tui.domain.errors import InputError
+from w2c_tui.io import report
 from w2c_tui.domain.labels import Label, RaterKind
 from w2c_tui.domain.review import ItemFilter, ReviewMode
 from w2c_tui.domain.team import AssignUnits, Seen, Selection
@@ -64,6 +65,8 @@ def test_adjudication_takes_precedence_over_the_majority(demo: Services) -> None
     dash = demo.agreement.dashboard("demo", bootstrap=0)
     assert dash["meta"]["consensus"]["adjudicated"] == 1
     assert dash["distributions"]["consensus"]["direct"] == 1  # not the majority's tool_call
+    assert "1 from adjudication" in report.markdown(dash)
+    assert demo.metrics.reference("demo", Against.HUMANS)["adjudicated"] == 1
     judged = demo.metrics.metrics("demo", against=Against.HUMANS)
     row = next(m for m in judged if m.rater.kind is RaterKind.JUDGE and m.target_model == model)
     assert row.metrics.n_scored == 1 and sum(row.metrics.confusion[0]) == 1  # reference: direct

@@ -28,6 +28,8 @@ FIELDS = (
     "created_at",
     "first_labelled_at",
     "n_edits",
+    "guideline_version",
+    "seen",
 )
 
 
@@ -64,6 +66,8 @@ def export(
             "created_at": r.created_at.isoformat(),
             "first_labelled_at": r.first_labelled_at.isoformat(),
             "n_edits": r.n_edits,
+            "guideline_version": r.guideline_version,
+            "seen": r.seen,
         }
         for r in records
     ]

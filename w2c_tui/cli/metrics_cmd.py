@@ -57,17 +57,25 @@ def metrics(
         rows = svc.metrics.metrics(
             name, raters=rater, against=ref, min_humans=min_humans, invalid_mode=mode
         )
+        reference = svc.metrics.reference(name, ref, min_humans)
     if json_out:
         print_json(
             {
                 "dataset": name,
                 "against": ref.value,
+                "reference": reference,
                 "invalid_mode": mode.value,
                 "raters": [r.as_json() for r in rows],
             }
         )
         return
-    _print(name, ref.value, rows, confusion)
+    against_text = ref.value
+    if "adjudicated" in reference:
+        against_text += (
+            f" ({reference['n']} units: {reference['adjudicated']} adjudicated, "
+            f"{reference['majority']} by majority)"
+        )
+    _print(name, against_text, rows, confusion)
 
 
 def _print(dataset: str, against: str, rows: list[RaterMetrics], confusion: bool) -> None:

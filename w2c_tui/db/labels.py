@@ -13,6 +13,7 @@ from w2c_tui.db.common import rater_row, target_model_names, target_model_row
 from w2c_tui.db.label_write import LabelWrite, write_label
 from w2c_tui.db.tables import (
     DatasetRow,
+    GuidelineRow,
     ItemRow,
     NoteRow,
     QAFlagRow,
@@ -167,6 +168,7 @@ class LabelStore:
                 )
                 history[key].append(verdict)
             flags, notes = self._qa_state(session)
+            versions = dict(session.exec(select(GuidelineRow.id, GuidelineRow.version)).all())
             records = []
             for verdict, annotator, uuid, _position, ds_name in rows:
                 if not verdict.is_current:
@@ -194,6 +196,10 @@ class LabelStore:
                         created_at=verdict.created_at,
                         first_labelled_at=min(v.created_at for v in history[key]),
                         n_edits=len(history[key]) - 1,
+                        guideline_version=versions.get(verdict.guideline_id)
+                        if verdict.guideline_id
+                        else None,
+                        seen=verdict.seen,
                     )
                 )
             records.extend(

@@ -188,6 +188,10 @@ class LabelRecord:
     created_at: datetime
     first_labelled_at: datetime
     n_edits: int
+    guideline_version: int | None = None
+    """The guideline version in force when the current label was made (None: none yet)."""
+    seen: str | None = None
+    """What the annotator had seen of the unit when labelling (blind, revealed, gold, open)."""
 
 
 @dataclass(frozen=True, slots=True)

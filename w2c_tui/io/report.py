@@ -27,6 +27,28 @@ def est(value: dict[str, Any] | None) -> str:
     return estimate_text(value, ci_digits=3, with_reason=True)
 
 
+def _reveal(dash: dict[str, Any]) -> tuple[str, list[str], list[Table]]:
+    """Reveal effects: post-reveal flips and agreement with each rater before and after."""
+    doc = dash.get("reveal") or {}
+    rows = [
+        [
+            row["annotator"],
+            str(row["units_labelled"]),
+            str(row["first_labels_blind"]),
+            str(row["post_reveal_flips"]),
+            v["rater"] if v else "—",
+            str(v["n"]) if v else "",
+            pct(v["agreement_pre_reveal"]) if v else "",
+            pct(v["agreement_current"]) if v else "",
+        ]
+        for row in doc.get("annotators") or []
+        for v in (row["versus"] or [None])
+    ]
+    headers = ["annotator", "labelled", "blind first", "flips", "rater", "n", "pre", "now"]
+    text = [doc["definition"] + "."] if doc.get("definition") else []
+    return ("Reveal effects", text or ["No human labels yet."], [(headers, rows)])
+
+
 def sections(dash: dict[str, Any]) -> list[tuple[str, list[str], list[Table]]]:
     """(title, paragraphs, tables) in report order — shared by Markdown and HTML."""
     meta = dash["meta"]
@@ -316,6 +338,7 @@ def sections(dash: dict[str, Any]) -> list[tuple[str, list[str], list[Table]]]:
             [(["rater", "target model", "n", "accuracy", "NLL", "Brier", "ECE", "bins"], cal_rows)],
         )
     )
+    out.append(_reveal(dash))
     metric_rows = [
         [m["rater"], m["target_model"] or "all", *metrics_cells(m)] for m in dash["metrics"]
     ]

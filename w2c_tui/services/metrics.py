@@ -180,6 +180,14 @@ class MetricsService:
             self._store.ratings.items(dataset), self._store.ratings.ratings(dataset), kind
         )
 
+    def reference(self, dataset: str, against: Against, min_humans: int = 1) -> dict[str, int]:
+        """How many units have a reference, and (against humans) how many came from
+        adjudication rather than the majority."""
+        readings = self.readings(dataset)
+        if against is Against.GOLD:
+            return {"n": sum(1 for u in readings.units if u.gold is not None)}
+        return consensus(readings, min_humans).as_json()
+
     def metrics(
         self,
         dataset: str,
