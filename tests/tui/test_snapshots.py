@@ -43,3 +43,29 @@ def _qa_args() -> tuple[Any, ...]:
     from w2c_tui.domain.review import ItemFilter, ReviewMode
 
     return ItemFilter(), ReviewMode.ITEM_QA, None
+
+
+def _split(svc: Services) -> None:
+    """Three annotators on the demo's first response: a 2–1 split."""
+    from w2c_tui.domain.labels import Label
+    from w2c_tui.domain.review import ItemFilter, ReviewMode
+    from w2c_tui.domain.team import Selection
+
+    svc.assignments.assign("demo", ["ann", "ben", "cat"], overlap=2, seed=1, selection=Selection())
+    row = svc.review.window("demo", ItemFilter(), ReviewMode.RESPONSES, None, 0, 1)[0]
+    response = svc.review.detail(row.id, None).responses[0]
+    assert response.id is not None
+    for name, label in (("ann", Label.TOOL_CALL), ("ben", Label.TOOL_CALL), ("cat", Label.DIRECT)):
+        svc.review.label_response(name, row.id, response.id, label)
+
+
+def test_adjudication(demo: Services, snap_compare: Any) -> None:
+    _split(demo)
+    app = W2CApp(demo, annotator="dora")
+    assert snap_compare(app, terminal_size=SIZE, press=["A"], run_before=settle)
+
+
+def test_review_queue_after_first_label(demo: Services, snap_compare: Any) -> None:
+    _split(demo)
+    app = W2CApp(demo, annotator="ann")
+    assert snap_compare(app, terminal_size=SIZE, press=["2"], run_before=settle)

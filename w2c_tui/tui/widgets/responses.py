@@ -94,7 +94,7 @@ class ResponsesPanel(VerticalScroll):
             )
             widget.update(_render(card, annotator, pending))
             widget.border_title = Text(_title(card))  # a Text is never read as markup
-            widget.border_subtitle = Text(_subtitle(card, pending))
+            widget.border_subtitle = Text(_subtitle(card, pending, selected is not None))
             widget.set_class(index == selected, "-selected")
             widget.set_class(card.mine is not None, "-labelled")
             widget.set_class(pending is not None, "-unsaved")
@@ -104,7 +104,7 @@ class ResponsesPanel(VerticalScroll):
             self.call_after_refresh(widgets[selected].scroll_visible, animate=False)
 
 
-def _subtitle(card: Card, pending: PendingLabel | None) -> str:
+def _subtitle(card: Card, pending: PendingLabel | None, labelling: bool) -> str:
     if pending is not None:
         shown = pending.label.value if pending.label else "cleared"
         return f"NOT SAVED: {shown} (ctrl+s retries)"
@@ -112,6 +112,8 @@ def _subtitle(card: Card, pending: PendingLabel | None) -> str:
         return f"you: {card.mine.label.value}"
     if not card.labelable:
         return "scores only"
+    if not labelling:
+        return "m: label responses"
     return "press 1–4" if card.queued else "not in your queue · 1–4 labels it anyway"
 
 
