@@ -16,31 +16,15 @@ from w2c_tui.db.tables import (
     AssignmentRow,
     ItemRow,
     RaterRow,
-    ResponseRow,
     TargetModelRow,
     VerdictRow,
     utcnow,
 )
+from w2c_tui.db.units import Candidate, dataset_units, unit_key
 from w2c_tui.db.writes import retry_write, write_session
 from w2c_tui.domain.labels import Label, RaterKind, VerdictStatus
 from w2c_tui.domain.records import RaterSpec
 from w2c_tui.domain.team import AssignedUnit, AssignUnits, QueueProgress
-
-
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    """A unit that a plan can hand out, with the facts a selection stratifies on."""
-
-    key: str
-    item_id: int
-    uuid: str
-    position: int
-    gold: Label | None
-    n_tools: int
-    source: str | None
-    model_id: int | None = None
-    model: str | None = None
-    response_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,10 +48,6 @@ class NewAssignment:
     order_key: int
 
 
-def _unit_key(uuid: str, model: str | None) -> str:
-    return uuid if model is None else f"{uuid}@{model}"
-
-
 class AssignmentStore:
     """Reads and writes assignment plans."""
 
@@ -75,51 +55,8 @@ class AssignmentStore:
         self.engine = engine
 
     def candidates(self, dataset: str, units: AssignUnits) -> list[Candidate]:
-        """Every unit of the dataset: its items, or the latest response per item and model."""
-        with Session(self.engine) as session:
-            ds = dataset_row(session, dataset)
-            item_cols = (
-                col(ItemRow.id),
-                col(ItemRow.uuid),
-                col(ItemRow.position),
-                col(ItemRow.gold),
-                col(ItemRow.n_tools),
-                col(ItemRow.source),
-            )
-            if units is AssignUnits.ITEMS:
-                rows = session.execute(
-                    sa_select(*item_cols)
-                    .where(col(ItemRow.dataset_id) == ds.id)
-                    .order_by(col(ItemRow.position))
-                ).all()
-                return [
-                    Candidate(u, i, u, p, Label(g) if g else None, n, s)
-                    for i, u, p, g, n, s in rows
-                ]
-            latest = (
-                sa_select(func.max(col(ResponseRow.id)).label("rid"))
-                .join(ItemRow, col(ItemRow.id) == col(ResponseRow.item_id))
-                .where(col(ItemRow.dataset_id) == ds.id)
-                .group_by(col(ResponseRow.item_id), col(ResponseRow.target_model_id))
-                .subquery()
-            )
-            rows2 = session.execute(
-                sa_select(
-                    *item_cols,
-                    col(TargetModelRow.id),
-                    col(TargetModelRow.name),
-                    col(ResponseRow.id),
-                )
-                .select_from(ResponseRow)
-                .join(latest, latest.c.rid == col(ResponseRow.id))
-                .join(ItemRow, col(ItemRow.id) == col(ResponseRow.item_id))
-                .join(TargetModelRow, col(TargetModelRow.id) == col(ResponseRow.target_model_id))
-                .order_by(col(ItemRow.position), col(TargetModelRow.name))
-            ).all()
-            return [
-                Candidate(_unit_key(u, m), i, u, p, Label(g) if g else None, n, s, mid, m, rid)
-                for i, u, p, g, n, s, mid, m, rid in rows2
-            ]
+        """Every unit of the dataset that a plan can hand out (see db.units)."""
+        return dataset_units(self.engine, dataset, units)
 
     def plan(self, dataset: str, units: AssignUnits) -> StoredPlan | None:
         """The dataset's plan for this kind of unit, if there is one."""
@@ -145,7 +82,7 @@ class AssignmentStore:
                 )
                 .where(col(AssignmentRow.plan_id) == row.id)
             ).all():
-                assigned.setdefault(_unit_key(uuid, model), set()).add(name)
+                assigned.setdefault(unit_key(uuid, model), set()).add(name)
             return StoredPlan(row.id, row.overlap, row.seed, loads(row.config_json), assigned)
 
     def save(

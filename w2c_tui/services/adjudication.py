@@ -10,7 +10,8 @@ from w2c_tui.db.store import Store
 from w2c_tui.domain.errors import NotFoundError
 from w2c_tui.domain.labels import Label, RaterKind
 from w2c_tui.domain.models import LabelChange
-from w2c_tui.services.readings import Readings, UnitKind, build_readings, consensus
+from w2c_tui.services.consensus import consensus
+from w2c_tui.services.readings import Readings, UnitKind, build_readings
 
 
 @dataclass(frozen=True, slots=True)

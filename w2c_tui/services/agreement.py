@@ -20,6 +20,7 @@ from w2c_tui.db.store import Store
 from w2c_tui.domain.errors import NotFoundError
 from w2c_tui.domain.labels import LABELS, Label, RaterKind
 from w2c_tui.io.ratings import read_ratings
+from w2c_tui.services.consensus import consensus, human_unanimity
 from w2c_tui.services.metrics import Against, rater_metrics
 from w2c_tui.services.readings import (
     INVALID,
@@ -27,8 +28,6 @@ from w2c_tui.services.readings import (
     Readings,
     UnitKind,
     build_readings,
-    consensus,
-    human_unanimity,
 )
 from w2c_tui.services.reveal import reveal_effects
 from w2c_tui.stats import (

@@ -11,13 +11,13 @@ import numpy as np
 from w2c_tui.db.store import Store
 from w2c_tui.domain.errors import NotFoundError
 from w2c_tui.domain.labels import Label, RaterKind
+from w2c_tui.services.consensus import consensus
 from w2c_tui.services.readings import (
     INVALID,
     RaterInfo,
     Readings,
     UnitKind,
     build_readings,
-    consensus,
 )
 from w2c_tui.stats.calibration import calibration, probabilities_from_loglikelihoods
 from w2c_tui.stats.metrics import INVALID as INVALID_CODE

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
-from w2c_tui.db.assignments import Candidate
+from w2c_tui.db.units import Candidate
 from w2c_tui.domain.errors import W2CError
 from w2c_tui.domain.labels import LABELS
 from w2c_tui.domain.team import Selection, unit_rank

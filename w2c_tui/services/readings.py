@@ -9,7 +9,7 @@ caller decides whether they count as missing or as always wrong.
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -234,85 +234,3 @@ def _add_logprob(
         except ValueError:
             return
         _add(readings, raters, unit, rating.rater, f"{base}:norm", "norm", label)
-
-
-@dataclass(frozen=True, slots=True)
-class Consensus:
-    """The human reference per unit: an adjudicated label where there is one, else the majority."""
-
-    labels: dict[str, Label]
-    ties: int
-    """Units whose humans tie and that nobody adjudicated (excluded)."""
-    too_few: int
-    """Units with fewer human labels than required and no adjudication (excluded)."""
-    adjudicated: int
-    """References that come from an adjudication."""
-
-    def as_json(self) -> dict[str, int]:
-        """Counts for reports and `--json` documents."""
-        return {
-            "n": len(self.labels),
-            "ties_excluded": self.ties,
-            "too_few_humans": self.too_few,
-            "adjudicated": self.adjudicated,
-            "majority": len(self.labels) - self.adjudicated,
-        }
-
-
-def consensus(readings: Readings, min_humans: int = 1) -> Consensus:
-    """The human reference: an adjudicated label takes precedence over the majority.
-
-    Without an adjudication: the majority of the available human labels, when there are at
-    least `min_humans` of them and the top label is not tied.
-    """
-    humans = [r.key for r in readings.humans()]
-    out: dict[str, Label] = {}
-    ties = too_few = adjudicated = 0
-    for unit in readings.units:
-        if unit.key in readings.adjudicated:
-            out[unit.key] = readings.adjudicated[unit.key][0]
-            adjudicated += 1
-            continue
-        labels = [lab for h in humans if (lab := readings.label(unit.key, h)) is not None]
-        if not labels:
-            continue
-        if len(labels) < min_humans:
-            too_few += 1
-            continue
-        counts = Counter(labels).most_common()
-        if len(counts) > 1 and counts[0][1] == counts[1][1]:
-            ties += 1
-            continue
-        out[unit.key] = counts[0][0]
-    return Consensus(labels=out, ties=ties, too_few=too_few, adjudicated=adjudicated)
-
-
-def human_unanimity(readings: Readings) -> dict[str, float]:
-    """Per unit with ≥2 human labels: the share of humans agreeing with the majority."""
-    humans = [r.key for r in readings.humans()]
-    out: dict[str, float] = {}
-    for unit in readings.units:
-        labels = [lab for h in humans if (lab := readings.label(unit.key, h)) is not None]
-        if len(labels) >= 2:
-            out[unit.key] = Counter(labels).most_common(1)[0][1] / len(labels)
-    return out
-
-
-def disagreement_scores(readings: Readings) -> dict[int, float]:
-    """Per item: how far all raters' labels on its units disagree (1 − share of the mode).
-
-    Gold is left out (it is what should happen, not a reading of the response); invalid
-    readings count as their own value (an unusable judge output is worth a look).
-    """
-    per_unit: dict[str, list[Label | str]] = defaultdict(list)
-    for (unit_key, rater), value in readings.values.items():
-        if rater != "gold":
-            per_unit[unit_key].append(value)
-    by_item: dict[int, float] = defaultdict(float)
-    for unit in readings.units:
-        values = per_unit.get(unit.key, [])
-        if len(values) < 2:
-            continue
-        top = Counter(values).most_common(1)[0][1]
-        by_item[unit.item_id] = max(by_item[unit.item_id], 1 - top / len(values))
-    return dict(by_item)
