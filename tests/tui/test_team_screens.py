@@ -13,7 +13,7 @@ from w2c_tui.domain.labels import Label
 from w2c_tui.domain.records import ImportBundle, ResponseRecord
 from w2c_tui.domain.review import ItemFilter, ReviewMode
 from w2c_tui.domain.team import AssignUnits, Selection
-from w2c_tui.services import Services
+from w2c_tui.services import Services, open_services
 from w2c_tui.tui.app import W2CApp
 from w2c_tui.tui.screens.adjudication import AdjudicationScreen
 from w2c_tui.tui.screens.dialogs import AnnotatorSwitchDialog
@@ -186,3 +186,25 @@ async def test_names_from_data_are_shown_literally(services: Services, wait_revi
             await pilot.press("escape")
             await pilot.pause()
         assert app.is_running and app.screen is screen
+
+
+async def test_a_read_only_database_keeps_the_label_on_screen(
+    demo: Services, db_url: str, wait_review: Review
+) -> None:
+    path = make_url(db_url).database
+    readonly = open_services(f"sqlite:///file:{path}?mode=ro&uri=true")
+    try:
+        app = W2CApp(readonly, annotator="alice")
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await wait_review(app, pilot)
+            await pilot.press("3")
+            await pilot.pause()
+            pending = screen.state.unsaved
+            assert pending is not None and not pending.retryable
+            assert "read-only" in pending.reason
+            assert app.is_running
+            await pilot.press("u")  # discards it
+            assert screen.state.unsaved is None
+    finally:
+        readonly.close()
+    assert demo.labels.export() == []
