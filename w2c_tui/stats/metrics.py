@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from w2c_tui.domain.labels import LABELS, Label
+from w2c_tui.stats.reference import class_scores
 
 # Prediction codes: 0..3 are the labels in option order; these two states are never a class.
 INVALID: Final = -1
@@ -82,20 +83,24 @@ class _Scores:
 
 
 def _scores(gold: IntArray, pred: IntArray, scored: npt.NDArray[np.bool_]) -> _Scores:
+    """Per-class counts and scores from scikit-learn (stats/reference.py).
+
+    An invalid prediction on a scored unit (the strict mode) is passed to sklearn as a fifth
+    code outside the labels: a false negative of its gold class, in no confusion cell.
+    """
     valid = scored & (pred >= 0)
-    confusion = np.zeros((N_LABELS, N_LABELS), dtype=np.int64)
-    np.add.at(confusion, (gold[valid], pred[valid]), 1)
+    as_sklearn = np.where(pred >= 0, pred, N_LABELS)
+    confusion, precision, recall, f1 = class_scores(
+        gold[scored], as_sklearn[scored], range(N_LABELS)
+    )
     support = np.bincount(gold[scored], minlength=N_LABELS).astype(np.int64)
-    predicted = confusion.sum(axis=0)
-    tp = np.diag(confusion)
     union = sorted({int(g) for g in gold[scored]} | {int(p) for p in pred[valid]})
     return _Scores(
         confusion=confusion,
         support=support,
-        precision=[ratio(tp[k], predicted[k]) for k in range(N_LABELS)],
-        recall=[ratio(tp[k], support[k]) for k in range(N_LABELS)],
-        # 2TP / (2TP + FP + FN) = 2TP / (#predicted + #gold): sklearn's F1, None if both are 0.
-        f1=[ratio(2 * tp[k], predicted[k] + support[k]) for k in range(N_LABELS)],
+        precision=precision,
+        recall=recall,
+        f1=f1,
         union=union,
     )
 

@@ -9,14 +9,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from w2c_tui.stats.reference import EMPTY_OVERLAP, SAME_SINGLE, kappa_point
 from w2c_tui.stats.resample import bootstrap as run_bootstrap
 from w2c_tui.stats.resample import check_bootstrap_args, estimate
 from w2c_tui.stats.results import Estimate, PairResult
 from w2c_tui.stats.sufficient import TOL, FloatArray, Guard, Statistic, Status
 from w2c_tui.stats.table import RatingTable
-
-EMPTY_OVERLAP = "the two raters never labelled the same unit (empty overlap)"
-SAME_SINGLE = "both raters used one and the same single category: chance agreement is 1"
 
 
 def _codes(x: npt.ArrayLike, q: int, name: str) -> npt.NDArray[np.int64]:
@@ -104,11 +102,12 @@ def cohen_kappa(a: npt.ArrayLike, b: npt.ArrayLike, q: int) -> Estimate:
     """Cohen's κ of two code vectors (-1 = missing) on their pairwise-complete overlap.
 
     Confusion-matrix formula over ALL q categories, κ = (p_o − p_e)/(1 − p_e); identical to
-    ``sklearn.metrics.cohen_kappa_score(a, b, labels=list(range(q)))`` on the overlap (tested),
-    never to the ``labels=`` subset trap. ``n`` = overlap size.
+    ``sklearn.metrics.cohen_kappa_score(a, b, labels=list(range(q)))`` on the overlap, which
+    gives the point value (stats/reference.py), never the ``labels=`` subset trap. ``n`` =
+    overlap size.
     """
     stat, _ = pair_statistics(a, b, q)
-    return estimate(stat)
+    return estimate(stat, point=kappa_point(a, b, q))
 
 
 def pairwise(
@@ -139,7 +138,12 @@ def pairwise(
                 a=rated.raters[i],
                 b=rated.raters[j],
                 n=k.n,
-                cohen_kappa=estimate(k, reps[f"k{i},{j}"] if reps else None, level),
+                cohen_kappa=estimate(
+                    k,
+                    reps[f"k{i},{j}"] if reps else None,
+                    level,
+                    kappa_point(rated.codes[:, i], rated.codes[:, j], rated.q),
+                ),
                 percent_agreement=estimate(p, reps[f"p{i},{j}"] if reps else None, level),
             )
         )

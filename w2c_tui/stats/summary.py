@@ -6,6 +6,7 @@ from itertools import combinations
 
 from w2c_tui.stats.agreement import package_alpha
 from w2c_tui.stats.pairwise import pair_statistics
+from w2c_tui.stats.reference import kappa_point
 from w2c_tui.stats.resample import bootstrap as run_bootstrap
 from w2c_tui.stats.resample import check_bootstrap_args, estimate, fraction_below
 from w2c_tui.stats.sufficient import Statistic, UnitStats
@@ -72,7 +73,9 @@ def agreement_summary(
                 "a": rated.raters[i],
                 "b": rated.raters[j],
                 "n": stats[f"ck:{i},{j}"].n,
-                "cohen_kappa": est(f"ck:{i},{j}"),
+                "cohen_kappa": est(
+                    f"ck:{i},{j}", kappa_point(rated.codes[:, i], rated.codes[:, j], rated.q)
+                ),
                 "percent_agreement": est(f"pa:{i},{j}"),
             }
             for i, j in pairs
