@@ -9,6 +9,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from w2c_tui.cli import app
+from w2c_tui.domain.labels import Label
+from w2c_tui.domain.review import ItemFilter, ReviewMode
 from w2c_tui.services import open_services
 
 runner = CliRunner()
@@ -82,6 +84,10 @@ def test_bad_ratings_file_names_the_line(tmp_path: Path) -> None:
 def test_metrics_and_report_on_the_demo(db_url: str, tmp_path: Path) -> None:
     services = open_services(db_url)
     services.imports.import_demo()
+    for row in services.review.window("demo", ItemFilter(), ReviewMode.RESPONSES, None, 0, 10):
+        for response in services.review.detail(row.id, None).responses:
+            assert response.id is not None
+            services.review.label_response("ann", row.id, response.id, Label.TOOL_CALL)
     services.close()
     result = runner.invoke(app, ["--db", db_url, "metrics", "--json"])
     assert result.exit_code == 0, result.stderr
@@ -100,7 +106,12 @@ def test_metrics_and_report_on_the_demo(db_url: str, tmp_path: Path) -> None:
         assert result.exit_code == 0, result.stderr
         text = target.read_text(encoding="utf-8")
         assert "demo" in text
-    assert "<img src='data:image/svg+xml;base64," in (tmp_path / "report.html").read_text()
+    html = (tmp_path / "report.html").read_text()
+    assert '<img src="data:image/svg+xml;base64,' in html
+    document = json.loads((tmp_path / "report.json").read_text())
+    drills = [k for k, d in document["drilldown"].items() if "confusion" in d]
+    heatmaps = html.count('alt="confusion matrix of ')
+    assert heatmaps == len(drills) > 0  # each rater's heatmap once, in its own section
     assert "Data this report was computed on" in (tmp_path / "report.md").read_text()
     assert json.loads((tmp_path / "report.json").read_text())["meta"]["dataset"] == "demo"
 

@@ -7,9 +7,10 @@ from pathlib import Path
 
 from sklearn.metrics import f1_score  # type: ignore[import-untyped]
 
+from w2c_tui.domain.dashboard import Against
 from w2c_tui.domain.labels import LABELS
 from w2c_tui.services import Services
-from w2c_tui.services.metrics import Against, MetricsService
+from w2c_tui.services.metrics import MetricsService
 
 DEMO = Path(__file__).resolve().parents[2] / "datasets" / "demo"
 

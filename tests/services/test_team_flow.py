@@ -7,14 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from w2c_tui.domain.dashboard import Against
 from w2c_tui.domain.errors import InputError
 from w2c_tui.domain.labels import Label, RaterKind
-from w2c_tui.domain.review import ItemFilter, ReviewMode
+from w2c_tui.domain.review import ItemFilter, ReviewMode, UnitKind
 from w2c_tui.domain.team import AssignUnits, Seen, Selection
 from w2c_tui.io import report
 from w2c_tui.services import Services
-from w2c_tui.services.metrics import Against
-from w2c_tui.services.readings import UnitKind
 from w2c_tui.tui.review_views import ReviewController
 
 RESP = ReviewMode.RESPONSES

@@ -70,3 +70,75 @@ async def test_agreement_recomputes_and_switches_units(demo: Services, wait_revi
         assert screen.document["meta"]["unit_kind"] == "item"
         await pilot.press("escape")
         assert isinstance(app.screen, ReviewScreen)
+
+
+async def test_coming_back_returns_to_where_you_were(demo: Services, wait_review: Review) -> None:
+    annotate(demo)
+    app = W2CApp(demo, annotator="alice")
+    async with app.run_test(size=(100, 30)) as pilot:
+        review = await wait_review(app, pilot)
+        await pilot.press("a")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, AgreementScreen)
+        await pilot.press("question_mark")
+        assert type(app.screen).__name__ == "KeysDialog"
+        await pilot.press("escape", "d", "m")  # next rater, into the matrix
+        await pilot.pause()
+        rater = screen.view.rater
+        confusion = screen.query_one("#drill-confusion", DataTable)
+        confusion.move_cursor(row=3, column=4)
+        await pilot.pause()
+        assert screen.view.cell == (3, 3)
+        units = screen.query_one("#drill-units", DataTable)
+        units.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is review
+        await pilot.press("a")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        again = app.screen
+        assert isinstance(again, AgreementScreen) and again is not screen
+        assert again.query_one(TabbedContent).active == "tab-drill"
+        assert again.view.rater == rater and again.view.cell == (3, 3)
+        await pilot.press("s")  # slices by gold class
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert again.document is not None and again.document["slices"]["by"] == "gold"
+
+
+def test_no_number_is_cut_at_100_columns(demo: Services) -> None:
+    """Each panel is shown at its natural width in a scrolling container: nothing is cut."""
+    from rich.console import Console
+    from rich.measure import Measurement
+
+    from w2c_tui.domain.dashboard import SliceBy
+    from w2c_tui.tui.dashboard import judges, metrics, overview, slices
+
+    annotate(demo)
+    dash = demo.agreement.dashboard("demo", bootstrap=100, by=SliceBy.TOOLS)
+    screen = Console(width=100, color_system=None)
+    for render in (
+        overview.overview,
+        judges.judges,
+        metrics.metrics,
+        metrics.calibration,
+        slices.slices,
+    ):
+        renderable = render(dash)
+        wide = screen.options.update(max_width=100_000)
+        width = max(100, Measurement.get(screen, wide, renderable).maximum)
+        console = Console(width=width, color_system=None)
+        with console.capture() as capture:
+            console.print(renderable)
+        assert "…" not in capture.get(), render.__name__
+    raters = dash["meta"]["raters"]
+    assert any(k.endswith(":norm") for k in raters)
+    console = Console(width=400, color_system=None)
+    with console.capture() as capture:
+        console.print(overview.overview(dash))
+    legend = capture.get()
+    for key in raters:  # raw and :norm readings are told apart by name in the legend
+        assert key in legend

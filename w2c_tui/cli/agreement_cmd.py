@@ -1,4 +1,4 @@
-"""`w2c agreement`: how far raters agree, with bootstrap intervals (a contract for scripts)."""
+"""`w2c agreement`: can each judge stand in for a human? (and pooled agreement for scripts)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,11 @@ from typing import Annotated, Any
 
 import typer
 
-from w2c_tui.cli.context import console as make_console
+from w2c_tui.cli.agreement_text import print_judges, print_pooled
 from w2c_tui.cli.context import print_json, services
+from w2c_tui.domain.dashboard import SliceBy
+from w2c_tui.domain.labels import InvalidMode
+from w2c_tui.domain.review import UnitKind
 
 
 def split_raters(values: list[str] | None) -> list[str] | None:
@@ -26,17 +29,30 @@ def agreement(
     raters: Annotated[
         list[str] | None,
         typer.Option(
-            help="Rater keys, comma-separated or repeated (default: humans and every judge and "
-            "scorer). `w2c agreement --list-raters` shows them."
+            help="Pool these raters (keys, comma-separated or repeated) into one agreement "
+            "table. `--list-raters` shows the keys."
         ),
     ] = None,
+    pooled: Annotated[
+        bool,
+        typer.Option(
+            "--pooled", help="Every rater (humans, judges, scorers) in one agreement table."
+        ),
+    ] = False,
+    by: Annotated[
+        SliceBy | None,
+        typer.Option(help="Also each judge on slices: gold class, tools (0/1/2+), source, model."),
+    ] = None,
     units: Annotated[
-        str, typer.Option(help="behaviour: (item, target model) pairs; item: item-QA labels.")
-    ] = "behaviour",
+        UnitKind, typer.Option(help="behaviour: (item, target model) pairs; item: item QA.")
+    ] = UnitKind.BEHAVIOUR,
     invalid: Annotated[
-        str,
-        typer.Option(help="Invalid outputs as 'missing', or 'wrong' (a category of their own)."),
-    ] = "missing",
+        InvalidMode,
+        typer.Option(help="Invalid outputs as missing, or wrong (a category of their own)."),
+    ] = InvalidMode.MISSING,
+    min_humans: Annotated[
+        int, typer.Option(help="Human labels a unit needs for a majority reference.")
+    ] = 1,
     ratings: Annotated[
         Path | None,
         typer.Option(
@@ -51,83 +67,70 @@ def agreement(
     ] = False,
     json_out: Annotated[bool, typer.Option("--json", help="One JSON document on stdout.")] = False,
 ) -> None:
-    """Krippendorff's α, Fleiss' κ, Gwet's AC1 and percent agreement with 95% unit-bootstrap
-    intervals, every pair's Cohen κ on its overlap, and per-category agreement.
+    """Can each automated rater (judge, log-prob or MCQ-index scorer) stand in for a human?
 
-    The JSON document (`--json`) has n_items, n_raters, categories, krippendorff_alpha,
-    fleiss_kappa, gwet_ac1, percent_agreement ({"value", "ci"}), pairwise and per_category.
+    Without options: the humans' own reliability (Krippendorff's α with its 95% interval),
+    then each automated rater against them — Cohen's κ against the human consensus
+    (adjudicated labels first), Δκ against the human ceiling, the alternative-annotator test
+    with ≥ 3 humans — and a decision in plain words from the rule it states, with the weakest
+    class and how many more units would narrow κ's interval. `--by` adds slices.
+
+    `--pooled` (or `--raters`) gives the pooled document instead, a contract for scripts:
+    n_items, n_raters, categories, krippendorff_alpha, fleiss_kappa, gwet_ac1,
+    percent_agreement ({"value", "ci", "n", "reason", "degenerate"}), pairwise, per_category.
     """
     from w2c_tui.domain.errors import InputError
     from w2c_tui.services.agreement import AgreementService
-    from w2c_tui.services.readings import UnitKind
-    from w2c_tui.stats.metrics import InvalidMode
 
     if bootstrap < 0:
         raise typer.BadParameter("must be 0 or more", param_hint="--bootstrap")
     if ratings is not None:
         try:
-            doc = AgreementService.summary_file(ratings, bootstrap=bootstrap, seed=seed)
+            doc: dict[str, Any] = AgreementService.summary_file(
+                ratings, bootstrap=bootstrap, seed=seed
+            )
         except InputError as error:
             typer.echo(f"error: {error}", err=True)
             raise typer.Exit(2) from error
         except ValueError as error:
             typer.echo(f"error: {ratings}: {error}", err=True)
             raise typer.Exit(2) from error
-        _output(doc, json_out)
+        _output(doc, json_out, pooled=True)
         return
-    try:
-        kind, mode = UnitKind(units), InvalidMode(invalid)
-    except ValueError as error:
-        raise typer.BadParameter(str(error)) from error
     with services(ctx) as svc:
         name = svc.datasets.resolve(dataset)
         if list_raters:
-            readings = svc.agreement.readings(name, kind)
+            readings = svc.agreement.readings(name, units)
             for rater in readings.raters:
                 typer.echo(f"{rater.key}\t{rater.kind.value}")
             return
-        doc = svc.agreement.summary(
-            name,
-            raters=split_raters(raters),
-            kind=kind,
-            bootstrap=bootstrap,
-            seed=seed,
-            invalid_mode=mode,
-        )
-    _output(doc, json_out)
+        chosen = split_raters(raters)
+        if pooled or chosen:
+            doc = svc.agreement.summary(
+                name,
+                raters=chosen,
+                kind=units,
+                bootstrap=bootstrap,
+                seed=seed,
+                invalid_mode=invalid,
+            )
+        else:
+            doc = svc.agreement.judges(
+                name,
+                kind=units,
+                bootstrap=bootstrap,
+                seed=seed,
+                min_humans=min_humans,
+                invalid_mode=invalid,
+                by=by,
+            )
+    _output(doc, json_out, pooled=pooled or bool(chosen))
 
 
-def _output(doc: dict[str, Any], json_out: bool) -> None:
+def _output(doc: dict[str, Any], json_out: bool, *, pooled: bool) -> None:
     if json_out:
         print_json(doc)
-        return
-    from rich.table import Table
-
-    from w2c_tui.io.report import est
-
-    console = make_console()
-    boot = doc.get("bootstrap", {})
-    head = Table(
-        "statistic",
-        "value [95% CI]",
-        title=f"{doc['n_items']} units, "
-        f"{doc['n_raters']} raters, categories: {', '.join(doc['categories'])}; "
-        f"bootstrap B={boot.get('B')} seed={boot.get('seed')}",
-    )
-    for key in ("krippendorff_alpha", "fleiss_kappa", "gwet_ac1", "percent_agreement"):
-        head.add_row(key, est(doc[key]))
-    console.print(head)
-    pairs = Table("a", "b", "n", "Cohen κ", "percent agreement", title="pairs (on their overlap)")
-    for pair in doc["pairwise"]:
-        pairs.add_row(
-            pair["a"],
-            pair["b"],
-            str(pair["n"]),
-            est(pair["cohen_kappa"]),
-            est(pair["percent_agreement"]),
-        )
-    console.print(pairs)
-    per = Table("category", "specific agreement", "α one-vs-rest", title="per category")
-    for category, values in doc["per_category"].items():
-        per.add_row(category, est(values["specific_agreement"]), est(values["alpha"]))
-    console.print(per)
+    elif pooled:
+        print_pooled(doc)
+    else:
+        print_judges(doc)

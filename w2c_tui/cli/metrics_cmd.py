@@ -8,6 +8,8 @@ import typer
 
 from w2c_tui.cli.context import console as make_console
 from w2c_tui.cli.context import print_json, services
+from w2c_tui.domain.dashboard import Against, SliceBy
+from w2c_tui.domain.labels import InvalidMode
 from w2c_tui.io.numbers import STABILITY_HEADERS, stability_cells
 
 if TYPE_CHECKING:
@@ -28,11 +30,18 @@ def metrics(
         list[str] | None,
         typer.Option("--rater", help="Rater key, e.g. judge:gpt-4o (repeatable; default: all)."),
     ] = None,
-    against: Annotated[str, typer.Option(help="gold, or humans (the human majority).")] = "gold",
+    against: Annotated[
+        Against,
+        typer.Option(help="gold, or humans (adjudicated labels first, then the majority)."),
+    ] = Against.GOLD,
     min_humans: Annotated[int, typer.Option(help="Humans needed for a consensus label.")] = 1,
     invalid: Annotated[
-        str, typer.Option(help="Invalid outputs as 'missing' (dropped) or 'wrong' (always wrong).")
-    ] = "missing",
+        InvalidMode, typer.Option(help="Invalid outputs as missing (dropped) or wrong.")
+    ] = InvalidMode.MISSING,
+    by: Annotated[
+        SliceBy | None,
+        typer.Option(help="Per slice: gold class, tools (0/1/2+), source or model, each with n."),
+    ] = None,
     confusion: Annotated[
         bool, typer.Option("--confusion", help="Print each 4×4 confusion matrix too.")
     ] = False,
@@ -45,15 +54,15 @@ def metrics(
     as the judge sees it; a log-prob scorer's gives the MCQ score. Against humans, each
     automated rater is scored on the units with a human consensus label.
     """
-    from w2c_tui.services.metrics import Against
-    from w2c_tui.stats.metrics import InvalidMode
-
-    try:
-        mode, ref = InvalidMode(invalid), Against(against)
-    except ValueError as error:
-        raise typer.BadParameter(str(error)) from error
+    mode, ref = invalid, against
     with services(ctx) as svc:
         name = svc.datasets.resolve(dataset)
+        if by is not None:
+            parts = svc.metrics.sliced(
+                name, by, raters=rater, against=ref, min_humans=min_humans, invalid_mode=mode
+            )
+            _print_slices(name, by, parts, json_out)
+            return
         rows = svc.metrics.metrics(
             name, raters=rater, against=ref, min_humans=min_humans, invalid_mode=mode
         )
@@ -78,6 +87,26 @@ def metrics(
     _print(name, against_text, rows, confusion)
 
 
+def _print_slices(
+    dataset: str, by: SliceBy, parts: list[tuple[str, int, list[RaterMetrics]]], json_out: bool
+) -> None:
+    """One table per slice (or one JSON document), each slice with its n."""
+    if json_out:
+        print_json(
+            {
+                "dataset": dataset,
+                "by": by.value,
+                "slices": [
+                    {"name": name, "n_units": n, "raters": [r.as_json() for r in rows]}
+                    for name, n, rows in parts
+                ],
+            }
+        )
+        return
+    for name, n, rows in parts:
+        _print(dataset, f"gold, slice {by.value} = {name} ({n} units)", rows, False)
+
+
 def _print(dataset: str, against: str, rows: list[RaterMetrics], confusion: bool) -> None:
     from rich.table import Table
 
@@ -91,14 +120,14 @@ def _print(dataset: str, against: str, rows: list[RaterMetrics], confusion: bool
         "rater",
         "target model",
         "n",
-        "macro-F1",
+        "macro-F1 ×100",
         "Acc",
         "Acc-Norm",
         "Tool-Hall%",
         "Answer-Hall%",
         "Param-Hall%",
         "invalid%",
-        title=f"{dataset}: metrics against {against} (macro-F1 ×100, reference-compatible)",
+        title=f"{dataset}: metrics against {against} (macro-F1 reference-compatible)",
     )
     for row in rows:
         m = row.metrics

@@ -9,6 +9,9 @@ from typing import Annotated
 import typer
 
 from w2c_tui.cli.context import services
+from w2c_tui.domain.dashboard import SliceBy
+from w2c_tui.domain.labels import InvalidMode
+from w2c_tui.domain.review import UnitKind
 
 
 class ReportFormat(StrEnum):
@@ -34,44 +37,43 @@ def report(
         str | None, typer.Option(help="Dataset (may be left out when the store has one).")
     ] = None,
     units: Annotated[
-        str, typer.Option(help="behaviour (item × model) or item (item QA).")
-    ] = "behaviour",
+        UnitKind, typer.Option(help="behaviour (item × model) or item (item QA).")
+    ] = UnitKind.BEHAVIOUR,
     raters: Annotated[
         list[str] | None,
         typer.Option(help="Rater keys, comma-separated or repeated (default: all)."),
     ] = None,
     min_humans: Annotated[int, typer.Option(help="Humans needed for a consensus label.")] = 1,
     invalid: Annotated[
-        str, typer.Option(help="Invalid outputs as 'missing' or 'wrong'.")
-    ] = "missing",
+        InvalidMode, typer.Option(help="Invalid outputs as missing or wrong.")
+    ] = InvalidMode.MISSING,
+    by: Annotated[
+        SliceBy | None,
+        typer.Option(help="Add slices: gold class, tools (0/1/2+), source or model."),
+    ] = None,
     bootstrap: Annotated[int, typer.Option(help="Bootstrap resamples (2000+ for papers).")] = 2000,
     seed: Annotated[int, typer.Option(help="Seed of the bootstrap.")] = 0,
 ) -> None:
     """Write the calibration report: the data it was computed on, coverage, label
-    distributions, human reliability, every judge and scorer against the humans with paired
-    intervals, drill-downs with confusion matrices and disagreements, calibration of log-prob
-    scorers, and the When2Call metrics table. HTML embeds its charts as SVG images."""
+    distributions, human reliability, a decision on each judge and scorer (with the rule, the
+    evidence, the weakest class and sample-size advice) and its numbers against the humans,
+    drill-downs with confusion matrices and disagreements, calibration of log-prob scorers,
+    reveal effects, slices (--by) and the When2Call metrics. HTML embeds each chart once."""
     from w2c_tui.cli.agreement_cmd import split_raters
     from w2c_tui.io import report as render
     from w2c_tui.paths import exports_dir
-    from w2c_tui.services.readings import UnitKind
 
-    try:
-        kind = UnitKind(units)
-    except ValueError as error:
-        raise typer.BadParameter(str(error), param_hint="--units") from error
-    if invalid not in ("missing", "wrong"):
-        raise typer.BadParameter("must be missing or wrong", param_hint="--invalid")
     with services(ctx) as svc:
         name = svc.datasets.resolve(dataset)
         dash = svc.agreement.dashboard(
             name,
-            kind=kind,
+            kind=units,
             raters=split_raters(raters),
             bootstrap=bootstrap,
             seed=seed,
             min_humans=min_humans,
             invalid_mode=invalid,
+            by=by,
         )
     text = {
         ReportFormat.MD: render.markdown,

@@ -30,13 +30,21 @@ class RatingQueries:
                     col(ItemRow.position),
                     col(ItemRow.gold),
                     col(ItemRow.n_tools),
+                    col(ItemRow.source),
                 )
                 .where(col(ItemRow.dataset_id) == ds.id)
                 .order_by(col(ItemRow.position))
             ).all()
             return [
-                ItemFacts(item_id=i, uuid=u, position=p, gold=Label(g) if g else None, n_tools=n)
-                for i, u, p, g, n in rows
+                ItemFacts(
+                    item_id=i,
+                    uuid=u,
+                    position=p,
+                    gold=Label(g) if g else None,
+                    n_tools=n,
+                    source=s,
+                )
+                for i, u, p, g, n, s in rows
             ]
 
     def ratings(self, dataset: str) -> list[Rating]:

@@ -80,3 +80,12 @@ class ItemKind(StrEnum):
     TEST = "test"
     SFT = "sft"
     PREF = "pref"
+
+
+class InvalidMode(StrEnum):
+    """How invalid predictions enter the metrics (AGREEMENT.md Panel A)."""
+
+    MISSING = "missing"
+    """Coverage-conditional: invalid units are dropped like missing ones."""
+    WRONG = "wrong"
+    """Strict: an invalid unit stays in N, is never correct, and is a false negative of its gold."""

@@ -280,3 +280,4 @@ class ItemFacts:
     position: int
     gold: Label | None
     n_tools: int
+    source: str | None = None

@@ -87,3 +87,10 @@ class ItemFilter:
         if self.queue:
             parts.append("my queue")
         return " ".join(parts) or "all items"
+
+
+class UnitKind(StrEnum):
+    """What the raters label."""
+
+    BEHAVIOUR = "behaviour"
+    ITEM = "item"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 
@@ -14,13 +15,22 @@ def num(value: object, digits: int = 3) -> str:
     return str(value)
 
 
+def f1(value: object) -> str:
+    """An F1 (or macro-F1) on the one scale used everywhere: ×100 with one decimal."""
+    return f"{100 * value:.1f}" if isinstance(value, float | int) else "—"
+
+
+F1_UNIT = "×100"
+"""Said in every header that shows an F1 (`f1` above)."""
+
+
 def pct(value: object) -> str:
     """A share as a percentage with one decimal, '—' when undefined."""
     return f"{100 * value:.1f}%" if isinstance(value, float | int) else "—"
 
 
 def estimate_text(
-    est: dict[str, Any] | None, *, ci_digits: int = 2, with_reason: bool = False
+    est: Mapping[str, Any] | None, *, ci_digits: int = 2, with_reason: bool = False
 ) -> str:
     """An estimate document as '0.712 [0.65, 0.77]', the value alone, or '—' (+ reason)."""
     if not est or est.get("value") is None:
@@ -33,7 +43,7 @@ def estimate_text(
 
 METRICS_HEADERS: tuple[str, ...] = (
     "n",
-    "macro-F1",
+    "macro-F1 ×100",
     "Acc",
     "Acc-Norm",
     "Tool-Hall",
@@ -44,12 +54,11 @@ METRICS_HEADERS: tuple[str, ...] = (
 """Column names of `metrics_cells` (macro-F1 ×100, reference-compatible)."""
 
 
-def metrics_cells(m: dict[str, Any]) -> list[str]:
+def metrics_cells(m: Mapping[str, Any]) -> list[str]:
     """One metrics document (a rater's `metrics` JSON) as table cells, in METRICS_HEADERS order."""
-    f1 = m["macro_f1_ref"]
     return [
         str(m["n_scored"]),
-        num(100 * f1, 1) if f1 is not None else "—",
+        f1(m["macro_f1_ref"]),
         pct(m["accuracy"]),
         pct(m["accuracy_norm"]),
         pct(m["tool_hallucination"]["rate"]),
@@ -77,7 +86,7 @@ Stability@k (all k agree), MeanConsistency@k, stable and correct, stable but wro
 correct, mean accuracy over the k, normalised entropy, flip rate."""
 
 
-def stability_cells(stab: dict[str, Any]) -> list[str]:
+def stability_cells(stab: Mapping[str, Any]) -> list[str]:
     """One stability document (metrics' `stability`) as table cells, in STABILITY_HEADERS order."""
     k = stab.get("k")
     ks = str(k) if k is not None else f"{stab.get('k_min')}–{stab.get('k_max')}"

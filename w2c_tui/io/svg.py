@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
@@ -55,7 +56,7 @@ def heatmap(matrix: list[list[int]], rows: list[str], columns: list[str], title:
 
 
 def intervals(
-    rows: list[tuple[str, dict[str, Any] | None]],
+    rows: Sequence[tuple[str, Mapping[str, Any] | None]],
     title: str,
     *,
     low: float = -1.0,
@@ -101,7 +102,7 @@ def intervals(
     return "".join(parts)
 
 
-def reliability(bins: list[dict[str, Any]], title: str) -> str:
+def reliability(bins: Sequence[Mapping[str, Any]], title: str) -> str:
     """Reliability diagram: accuracy against mean confidence per bin, with the diagonal."""
     size, pad = 220, 36
     width, height = size + 2 * pad, size + 2 * pad

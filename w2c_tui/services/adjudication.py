@@ -10,8 +10,9 @@ from w2c_tui.db.store import Store
 from w2c_tui.domain.errors import NotFoundError
 from w2c_tui.domain.labels import Label, RaterKind
 from w2c_tui.domain.models import LabelChange
+from w2c_tui.domain.review import UnitKind
 from w2c_tui.services.consensus import consensus
-from w2c_tui.services.readings import Readings, UnitKind, build_readings
+from w2c_tui.services.readings import Readings, build_readings
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
+from w2c_tui.domain.dashboard import ConsensusDoc
 from w2c_tui.domain.labels import Label
 from w2c_tui.services.readings import Readings
 
@@ -22,7 +23,7 @@ class Consensus:
     adjudicated: int
     """References that come from an adjudication."""
 
-    def as_json(self) -> dict[str, int]:
+    def as_json(self) -> ConsensusDoc:
         """Counts for reports and `--json` documents."""
         return {
             "n": len(self.labels),

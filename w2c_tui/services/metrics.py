@@ -3,34 +3,27 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
 import numpy as np
 
 from w2c_tui.db.store import Store
+from w2c_tui.domain.dashboard import Against, SliceBy
 from w2c_tui.domain.errors import NotFoundError
-from w2c_tui.domain.labels import Label, RaterKind
+from w2c_tui.domain.labels import InvalidMode, Label, RaterKind
+from w2c_tui.domain.review import UnitKind
 from w2c_tui.services.consensus import consensus
 from w2c_tui.services.readings import (
     INVALID,
     RaterInfo,
     Readings,
-    UnitKind,
     build_readings,
 )
 from w2c_tui.stats.calibration import calibration, probabilities_from_loglikelihoods
 from w2c_tui.stats.metrics import INVALID as INVALID_CODE
 from w2c_tui.stats.metrics import MISSING as MISSING_CODE
-from w2c_tui.stats.metrics import InvalidMode, Metrics, compute_metrics
+from w2c_tui.stats.metrics import Metrics, compute_metrics
 from w2c_tui.stats.stability import stability
-
-
-class Against(StrEnum):
-    """What a rater is scored against."""
-
-    GOLD = "gold"
-    HUMANS = "humans"
 
 
 @dataclass(frozen=True)
@@ -86,18 +79,22 @@ def rater_metrics(
     target_model: str | None = None,
     min_humans: int = 1,
     invalid_mode: InvalidMode = InvalidMode.MISSING,
+    only: set[str] | None = None,
 ) -> RaterMetrics | None:
     """Metrics of one rater on one target model's units that have a reference.
 
     A judge's reading of a model's responses scored against gold is that model's When2Call
     score as the judge sees it; so metrics are per target model (None: every unit pooled).
-    Returns None when no unit has both a reference and this rater's reading.
+    `only` restricts the units (a slice). Returns None when no unit has both a reference and
+    this rater's reading.
     """
     ref = reference(readings, against, min_humans)
     units = [
         u
         for u in readings.units
-        if u.key in ref and (target_model is None or u.target_model == target_model)
+        if u.key in ref
+        and (target_model is None or u.target_model == target_model)
+        and (only is None or u.key in only)
     ]
     if not any((u.key, rater.key) in readings.values for u in units):
         return None
@@ -180,13 +177,71 @@ class MetricsService:
             self._store.ratings.items(dataset), self._store.ratings.ratings(dataset), kind
         )
 
-    def reference(self, dataset: str, against: Against, min_humans: int = 1) -> dict[str, int]:
+    def reference(self, dataset: str, against: Against, min_humans: int = 1) -> dict[str, Any]:
         """How many units have a reference, and (against humans) how many came from
         adjudication rather than the majority."""
         readings = self.readings(dataset)
         if against is Against.GOLD:
             return {"n": sum(1 for u in readings.units if u.gold is not None)}
-        return consensus(readings, min_humans).as_json()
+        return dict(consensus(readings, min_humans).as_json())
+
+    @staticmethod
+    def _chosen(readings: Readings, raters: list[str] | None, against: Against) -> list[RaterInfo]:
+        """The raters asked for, or every label reading but gold (and humans vs humans)."""
+        if raters:
+            known = {r.key for r in readings.raters}
+            unknown = [k for k in raters if k not in known]
+            if unknown:
+                raise NotFoundError(
+                    f"no rater {unknown[0]!r} (raters: {', '.join(sorted(known)) or 'none'})"
+                )
+            return [readings.rater(k) for k in raters]
+        return [
+            r
+            for r in readings.raters
+            if r.kind is not RaterKind.GOLD
+            and r.reading == "label"
+            and not (against is Against.HUMANS and r.kind is RaterKind.HUMAN)
+        ]
+
+    def sliced(
+        self,
+        dataset: str,
+        by: SliceBy,
+        *,
+        raters: list[str] | None = None,
+        against: Against = Against.GOLD,
+        min_humans: int = 1,
+        invalid_mode: InvalidMode = InvalidMode.MISSING,
+    ) -> list[tuple[str, int, list[RaterMetrics]]]:
+        """Metrics on each slice of the units: (slice, its units, each rater's metrics)."""
+        from w2c_tui.services.dashboard.slices import slice_of
+
+        readings = self.readings(dataset)
+        groups: dict[str, set[str]] = {}
+        for unit in readings.units:
+            groups.setdefault(slice_of(unit, by), set()).add(unit.key)
+        chosen = self._chosen(readings, raters, against)
+        order = {"0 tools": 0, "1 tool": 1, "2+ tools": 2}
+        out = []
+        for name in sorted(groups, key=lambda n: (order.get(n, 9), n)):
+            rows = [
+                row
+                for rater in chosen
+                if (
+                    row := rater_metrics(
+                        readings,
+                        rater,
+                        against,
+                        min_humans=min_humans,
+                        invalid_mode=invalid_mode,
+                        only=groups[name],
+                    )
+                )
+                is not None
+            ]
+            out.append((name, len(groups[name]), rows))
+        return out
 
     def metrics(
         self,
@@ -199,22 +254,7 @@ class MetricsService:
     ) -> list[RaterMetrics]:
         """Metrics of each rater (default: every rater but gold and the human reference)."""
         readings = self.readings(dataset)
-        chosen = [
-            r
-            for r in readings.raters
-            if r.kind is not RaterKind.GOLD
-            and r.reading == "label"
-            and not (against is Against.HUMANS and r.kind is RaterKind.HUMAN)
-        ]
-        if raters:
-            known = {r.key for r in readings.raters}
-            unknown = [k for k in raters if k not in known]
-            if unknown:
-                raise NotFoundError(
-                    f"no rater {unknown[0]!r} in {dataset!r} (raters: "
-                    f"{', '.join(sorted(known)) or 'none'})"
-                )
-            chosen = [readings.rater(k) for k in raters]
+        chosen = self._chosen(readings, raters, against)
         models: list[str | None] = [
             *sorted({u.target_model for u in readings.units if u.target_model is not None})
         ]

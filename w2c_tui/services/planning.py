@@ -26,6 +26,12 @@ def tool_bucket(n_tools: int) -> str:
     return "0" if n_tools == 0 else "1" if n_tools == 1 else "2+"
 
 
+def tool_slice(n_tools: int) -> str:
+    """A tool slice's name: '0 tools', '1 tool', '2+ tools'."""
+    bucket = tool_bucket(n_tools)
+    return f"{bucket} tool" if bucket == "1" else f"{bucket} tools"
+
+
 def _stratum(unit: Candidate, selection: Selection) -> tuple[str, ...]:
     parts: list[str] = []
     if selection.per_label:

@@ -11,19 +11,12 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from enum import StrEnum
 
 from w2c_tui.domain.labels import Label, RaterKind, VerdictStatus
 from w2c_tui.domain.models import ItemFacts, Rater, Rating
+from w2c_tui.domain.review import UnitKind
 
 INVALID = "invalid"
-
-
-class UnitKind(StrEnum):
-    """What the raters label."""
-
-    BEHAVIOUR = "behaviour"
-    ITEM = "item"
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +46,7 @@ class Unit:
     target_model: str | None
     gold: Label | None
     n_tools: int
+    source: str | None = None
 
 
 @dataclass
@@ -186,6 +180,7 @@ def _unit(facts: ItemFacts, model: str | None, units: dict[str, Unit]) -> Unit:
             target_model=model,
             gold=facts.gold,
             n_tools=facts.n_tools,
+            source=facts.source,
         )
     return units[key]
 

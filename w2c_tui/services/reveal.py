@@ -12,15 +12,22 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Any
+from typing import cast
 
 import numpy as np
 
 from w2c_tui.db.store import Store
 from w2c_tui.db.team import LabelEvent
+from w2c_tui.domain.dashboard import (
+    EstimateDoc,
+    RevealAnnotatorDoc,
+    RevealDoc,
+    RevealVersusDoc,
+)
 from w2c_tui.domain.labels import Label, VerdictStatus
+from w2c_tui.domain.review import UnitKind
 from w2c_tui.domain.team import AssignUnits, Seen
-from w2c_tui.services.readings import Readings, UnitKind
+from w2c_tui.services.readings import Readings
 from w2c_tui.stats import cohen_kappa
 
 
@@ -67,7 +74,7 @@ def _trails(
     return trails
 
 
-def _versus(trails: list[UnitTrail], readings: Readings, rater: str) -> dict[str, Any] | None:
+def _versus(trails: list[UnitTrail], readings: Readings, rater: str) -> RevealVersusDoc | None:
     pairs = [
         (t.first, t.current, judged)
         for t in trails
@@ -85,12 +92,12 @@ def _versus(trails: list[UnitTrail], readings: Readings, rater: str) -> dict[str
         "n": len(pairs),
         "agreement_pre_reveal": float(np.mean(pre == other)),
         "agreement_current": float(np.mean(post == other)),
-        "kappa_pre_reveal": cohen_kappa(pre, other, 4).as_json(),
-        "kappa_current": cohen_kappa(post, other, 4).as_json(),
+        "kappa_pre_reveal": cast(EstimateDoc, cohen_kappa(pre, other, 4).as_json()),
+        "kappa_current": cast(EstimateDoc, cohen_kappa(post, other, 4).as_json()),
     }
 
 
-def reveal_effects(store: Store, dataset: str, readings: Readings) -> dict[str, Any]:
+def reveal_effects(store: Store, dataset: str, readings: Readings) -> RevealDoc:
     """Per annotator: blind first labels, post-reveal flips, agreement with each automated rater
     before and after the reveal (on the units they first labelled blind)."""
     units = AssignUnits.ITEMS if readings.kind is UnitKind.ITEM else AssignUnits.RESPONSES
@@ -101,7 +108,7 @@ def reveal_effects(store: Store, dataset: str, readings: Readings) -> dict[str, 
     trails = _trails(store.team.history(dataset), unit_of)
     automated = [r.key for r in readings.automated() if r.reading == "label"]
     annotators = sorted({t.annotator for t in trails})
-    rows = []
+    rows: list[RevealAnnotatorDoc] = []
     for annotator in annotators:
         mine = [t for t in trails if t.annotator == annotator]
         blind = sum(1 for t in mine if t.first_seen is Seen.BLIND)

@@ -16,10 +16,10 @@ from w2c_tui.domain.models import (
     Progress,
 )
 from w2c_tui.domain.qa import QA_FLAG_CODES
-from w2c_tui.domain.review import ItemFilter, ReviewMode
+from w2c_tui.domain.review import ItemFilter, ReviewMode, UnitKind
 from w2c_tui.domain.team import Seen, annotator_key
 from w2c_tui.services.consensus import disagreement_scores
-from w2c_tui.services.readings import UnitKind, build_readings
+from w2c_tui.services.readings import build_readings
 
 
 class ReviewService:

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from enum import StrEnum
 from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
-from w2c_tui.domain.labels import LABELS, Label
+from w2c_tui.domain.labels import LABELS, InvalidMode, Label
 from w2c_tui.stats.reference import class_scores
 
 # Prediction codes: 0..3 are the labels in option order; these two states are never a class.
@@ -29,15 +28,6 @@ CANNOT_ANSWER: Final = Label.CANNOT_ANSWER.option
 Codes = Sequence[int] | npt.NDArray[np.integer[Any]]
 IntArray = npt.NDArray[np.int64]
 Rate = dict[str, float | int | None]
-
-
-class InvalidMode(StrEnum):
-    """How invalid predictions enter the metrics (AGREEMENT.md Panel A)."""
-
-    MISSING = "missing"
-    """Coverage-conditional: invalid units are dropped like missing ones."""
-    WRONG = "wrong"
-    """Strict: an invalid unit stays in N, is never correct, and is a false negative of its gold."""
 
 
 def as_codes(values: Codes, *, name: str, states: bool) -> IntArray:

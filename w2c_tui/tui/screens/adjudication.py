@@ -15,7 +15,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from w2c_tui.domain.errors import W2CError, WriteError
 from w2c_tui.domain.labels import LABELS, Label
-from w2c_tui.services.readings import UnitKind
+from w2c_tui.domain.review import UnitKind
 from w2c_tui.tui.screens.dialogs import NoteDialog
 
 if TYPE_CHECKING:

@@ -1,78 +1,109 @@
-"""The agreement screen: is this judge (or log-prob scorer) good enough to stand in for a person?"""
+"""The agreement screen: can this judge (or log-prob scorer) stand in for a person?
+
+Where the annotator was (tab, rater, cell, options) lives in an `AgreementView` that the
+review screen keeps, so opening a unit and coming back with `a` returns to the same place.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import (
-    DataTable,
-    Footer,
-    Select,
-    SelectionList,
-    Static,
-    TabbedContent,
-    TabPane,
-)
+from textual.widgets import Footer, SelectionList, Static, TabbedContent, TabPane
 from textual.widgets.selection_list import Selection
 from textual.worker import Worker, WorkerState
 
-from w2c_tui.io.numbers import num as fmt
-from w2c_tui.tui.plain import cells
-from w2c_tui.tui.screens import agreement_panels as panels
-from w2c_tui.tui.widgets.charts import shade
+from w2c_tui.domain.dashboard import DashboardDoc
+from w2c_tui.tui.dashboard import judges, metrics, overview, slices
+from w2c_tui.tui.dashboard.common import middle, natural_width
+from w2c_tui.tui.widgets.drill import DrillDown
 
 if TYPE_CHECKING:
     from w2c_tui.services import Services
 
-LABELS = panels.LABELS
-SHORT = {
-    "direct": "direct",
-    "tool_call": "tool call",
-    "request_for_info": "req. info",
-    "cannot_answer": "cannot",
-}
+SLICINGS: list[str | None] = [None, "gold", "tools", "source", "model"]
+NARROW = 120
+"""Below this many columns the raters list starts hidden."""
+KEYS = [
+    ("1–6", "tabs: overview · judges · drill-down · calibration · metrics · slices"),
+    ("d", "drill-down: next rater"),
+    ("m", "drill-down: into the matrix (arrows pick a cell, its units appear below)"),
+    ("enter", "on a unit: open it on the review screen (a brings you back here)"),
+    ("s", "slices: none → gold class → tool count → source → model"),
+    ("u", "units: responses (item × model) or items (item QA)"),
+    ("i", "invalid outputs: missing, or a category of their own (always wrong)"),
+    ("f", "show / hide the raters list (space chooses, then r)"),
+    ("r", "recompute (after choosing raters on the left with space)"),
+    ("escape / a", "back to the review screen"),
+]
+
+
+@dataclass
+class AgreementView:
+    """Where the user was on the dashboard (kept between visits)."""
+
+    tab: str = "tab-overview"
+    rater: str | None = None
+    cell: tuple[int, int] | None = None
+    unit_kind: str = "behaviour"
+    invalid_mode: str = "missing"
+    by: str | None = None
+    raters: list[str] | None = None
+    scroll: dict[str, float] = field(default_factory=dict)
+
+
+def _scroll(child_id: str) -> ComposeResult:
+    with VerticalScroll(classes="panel-scroll"):
+        yield Static(id=child_id, classes="panel")
 
 
 class AgreementScreen(Screen[int | None]):
     """The calibration dashboard; returns an item id to open on the review screen."""
 
     BINDINGS = [
-        Binding("escape,a", "close", "back to review", id="agreement-close"),
+        Binding("escape,a", "close", "back", id="agreement-close"),
+        Binding("question_mark", "help", "keys", id="agreement-help"),
         Binding("r", "recompute", "recompute", id="agreement-recompute"),
-        Binding("u", "unit_kind", "units: responses / items", id="agreement-units"),
-        Binding("i", "invalid_mode", "invalid: missing / wrong", id="agreement-invalid"),
-        Binding("1", "tab('tab-overview')", "overview", id="agreement-tab-1"),
-        Binding("2", "tab('tab-raters')", "raters", id="agreement-tab-2"),
-        Binding("3", "tab('tab-drill')", "drill-down", id="agreement-tab-3"),
-        Binding("4", "tab('tab-calibration')", "calibration", id="agreement-tab-4"),
-        Binding("5", "tab('tab-metrics')", "metrics", id="agreement-tab-5"),
+        Binding("s", "slices", "slices", id="agreement-slices"),
+        Binding("d", "next_rater", "next rater", id="agreement-next-rater"),
+        Binding("m", "matrix", "matrix", id="agreement-matrix"),
+        Binding("u", "unit_kind", "units", id="agreement-units"),
+        Binding("i", "invalid_mode", "invalid", id="agreement-invalid"),
+        Binding("f", "raters_panel", "raters", id="agreement-raters-panel"),
+        *[
+            Binding(str(n), f"tab('{tab}')", name, id=f"agreement-tab-{n}", show=False)
+            for n, tab, name in (
+                (1, "tab-overview", "overview"),
+                (2, "tab-judges", "judges"),
+                (3, "tab-drill", "drill-down"),
+                (4, "tab-calibration", "calibration"),
+                (5, "tab-metrics", "metrics"),
+                (6, "tab-slices", "slices"),
+            )
+        ],
     ]
 
-    @dataclass
-    class Computed(Message):
-        """A dashboard document is ready."""
-
-        document: dict[str, Any]
-
     def __init__(
-        self, services: Services, dataset: str, *, bootstrap: int = 1000, seed: int = 0
+        self,
+        services: Services,
+        dataset: str,
+        *,
+        bootstrap: int = 1000,
+        seed: int = 0,
+        view: AgreementView | None = None,
     ) -> None:
         super().__init__()
         self.services = services
         self.dataset = dataset
         self.bootstrap = bootstrap
         self.seed = seed
-        self.unit_kind = "behaviour"
-        self.invalid_mode = "missing"
-        self.raters: list[str] | None = None
-        self.document: dict[str, Any] | None = None
+        self.view = view or AgreementView()
+        self.document: DashboardDoc | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("", id="agreement-status", markup=False)
@@ -80,28 +111,24 @@ class AgreementScreen(Screen[int | None]):
             with Vertical(id="agreement-side"):
                 yield Static("Raters (space toggles, then r)", classes="side-title")
                 yield SelectionList[str](id="agreement-raters")
-            with TabbedContent(id="agreement-tabs"):
-                with TabPane("Overview", id="tab-overview"), VerticalScroll():
-                    yield Static(id="panel-overview")
-                with TabPane("Raters vs humans", id="tab-raters"), VerticalScroll():
-                    yield Static(id="panel-raters")
-                with TabPane("Drill-down", id="tab-drill"), VerticalScroll():
-                    yield Select[str]([], prompt="rater", id="drill-rater", allow_blank=True)
-                    yield Static(
-                        "confusion: rows = human consensus, columns = rater; select a "
-                        "cell to list its units, Enter on a unit opens it",
-                        classes="hint",
-                    )
-                    yield DataTable(id="drill-confusion", cursor_type="cell")
-                    yield Static(id="drill-classes")
-                    yield DataTable(id="drill-units", cursor_type="row")
-                with TabPane("Calibration", id="tab-calibration"), VerticalScroll():
-                    yield Static(id="panel-calibration")
-                with TabPane("Metrics", id="tab-metrics"), VerticalScroll():
-                    yield Static(id="panel-metrics")
+            with TabbedContent(id="agreement-tabs", initial=self.view.tab):
+                with TabPane("1 Overview", id="tab-overview"):
+                    yield from _scroll("panel-overview")
+                with TabPane("2 Judges", id="tab-judges"):
+                    yield from _scroll("panel-judges")
+                with TabPane("3 Drill-down", id="tab-drill"), VerticalScroll():
+                    yield DrillDown()
+                with TabPane("4 Calibration", id="tab-calibration"):
+                    yield from _scroll("panel-calibration")
+                with TabPane("5 Metrics", id="tab-metrics"):
+                    yield from _scroll("panel-metrics")
+                with TabPane("6 Slices", id="tab-slices"):
+                    yield from _scroll("panel-slices")
         yield Footer()
 
     def on_mount(self) -> None:
+        # narrow terminals: the panels need the room; f brings the raters list back
+        self.query_one("#agreement-side").display = self.app.size.width >= NARROW
         self.action_recompute()
 
     def on_screen_resume(self) -> None:
@@ -117,31 +144,33 @@ class AgreementScreen(Screen[int | None]):
         """Recompute every panel (bootstrap in a thread)."""
         chosen = self.query_one("#agreement-raters", SelectionList)
         if chosen.option_count:
-            self.raters = list(chosen.selected)
+            self.view.raters = list(chosen.selected)
         self.query_one(TabbedContent).loading = True
         self._status(f"computing agreement on {self.dataset} (bootstrap B={self.bootstrap})…")
-        self.compute(self.raters)
+        self.compute()
 
     @work(thread=True, exclusive=True, name="agreement")
-    def compute(self, raters: list[str] | None) -> dict[str, Any]:
+    def compute(self) -> DashboardDoc:
         """Build the dashboard document in a worker thread."""
-        from w2c_tui.services.readings import UnitKind
+        from w2c_tui.domain.dashboard import SliceBy
+        from w2c_tui.domain.review import UnitKind
 
         service = self.services.agreement
-        kind = UnitKind(self.unit_kind)
+        kind = UnitKind(self.view.unit_kind)
         readings = service.readings(self.dataset, kind)
         every = [r.key for r in readings.raters]
         default = service.default_raters(readings)
-        chosen = [r for r in (raters or default) if r in every] or default
+        chosen = [r for r in (self.view.raters or default) if r in every] or default
         document = service.dashboard(
             self.dataset,
             kind=kind,
             raters=chosen,
             bootstrap=self.bootstrap,
             seed=self.seed,
-            invalid_mode=self.invalid_mode,
+            invalid_mode=self.view.invalid_mode,
+            by=SliceBy(self.view.by) if self.view.by else None,
         )
-        document["_all_raters"] = every
+        document["all_raters"] = every
         return document
 
     @on(Worker.StateChanged)
@@ -149,130 +178,64 @@ class AgreementScreen(Screen[int | None]):
         if event.worker.name != "agreement":
             return
         if event.state is WorkerState.SUCCESS and isinstance(event.worker.result, dict):
-            self.show(event.worker.result)
+            self.show(event.worker.result)  # type: ignore[arg-type]
         elif event.state is WorkerState.ERROR:
             self.query_one(TabbedContent).loading = False
             self._status(f"could not compute agreement: {event.worker.error}")
-            self.notify(str(event.worker.error), severity="error", title="Agreement")
+            self.notify(str(event.worker.error), severity="error", title="Agreement", markup=False)
 
-    def show(self, document: dict[str, Any]) -> None:
+    def show(self, document: DashboardDoc) -> None:
         """Render every panel from a dashboard document."""
         self.document = document
         meta = document["meta"]
         self.query_one(TabbedContent).loading = False
         self._status(
-            f"Agreement · {meta['dataset']} · units: {meta['unit_kind']} · invalid "
-            f"outputs as {meta['invalid_mode']} · consensus on "
-            f"{meta['consensus']['n']} units · B={meta['bootstrap']['B']} "
-            f"seed={meta['bootstrap']['seed']} · computed {meta['generated_at']}"
+            f"Agreement · {meta['dataset']} · units: {meta['unit_kind']} · invalid as "
+            f"{meta['invalid_mode']} · reference on {meta['consensus']['n']} units "
+            f"({meta['consensus']['adjudicated']} adjudicated) · B={meta['bootstrap']['B']} · "
+            f"slices: {self.view.by or 'off'} · ? keys"
         )
         chosen = set(meta["raters"])
         raters = self.query_one("#agreement-raters", SelectionList)
         raters.clear_options()
-        raters.add_options([Selection(k, k, k in chosen) for k in document["_all_raters"]])
-        self.query_one("#panel-overview", Static).update(panels.overview(document))
-        self.query_one("#panel-raters", Static).update(panels.raters(document))
-        self.query_one("#panel-calibration", Static).update(panels.calibration(document))
-        self.query_one("#panel-metrics", Static).update(panels.metrics(document))
-        select = self.query_one("#drill-rater", Select)
-        options = [(k, k) for k in document["drilldown"]]
-        previous = select.value
-        select.set_options(options)
-        if options:
-            keys = [k for k, _ in options]
-            select.value = previous if previous in keys else keys[0]
-        self._show_drill()
-
-    # ---- drill-down -------------------------------------------------------------------------
-
-    def _drill(self) -> dict[str, Any] | None:
-        select = self.query_one("#drill-rater", Select)
-        if self.document is None or not isinstance(select.value, str):
-            return None
-        drill: dict[str, Any] | None = self.document["drilldown"].get(select.value)
-        return drill
-
-    @on(Select.Changed, "#drill-rater")
-    def rater_changed(self) -> None:
-        self._show_drill()
-
-    def _show_drill(self) -> None:
-        table = self.query_one("#drill-confusion", DataTable)
-        table.clear(columns=True)
-        self.query_one("#drill-units", DataTable).clear(columns=True)
-        drill = self._drill()
-        classes = self.query_one("#drill-classes", Static)
-        if drill is None or drill.get("reason"):
-            classes.update(drill["reason"] if drill else "No automated rater selected.")
-            return
-        table.add_columns("consensus ↓ / rater →", *[SHORT[c] for c in LABELS])
-        for label, counts, shares in zip(
-            LABELS, drill["confusion"], drill["row_normalised"], strict=True
+        raters.add_options(
+            [Selection(middle(k), k, k in chosen) for k in document.get("all_raters", [])]
+        )
+        for panel, renderable in (
+            ("#panel-overview", overview.overview(document)),
+            ("#panel-judges", judges.judges(document)),
+            ("#panel-calibration", metrics.calibration(document)),
+            ("#panel-metrics", metrics.metrics(document)),
+            ("#panel-slices", slices.slices(document)),
         ):
-            table.add_row(
-                *cells(
-                    SHORT[label],
-                    *[
-                        f"{shade(s) * 2} {c:>3} ({100 * s:.0f}%)"
-                        for c, s in zip(counts, shares, strict=True)
-                    ],
-                )
-            )
-        classes.update(panels.per_class(drill))
-        self._show_units(drill, None)
+            static = self.query_one(panel, Static)
+            static.update(renderable)
+            width = natural_width(self.app.console, renderable)
+            static.styles.width = width if width else None
+        self.query_one(DrillDown).show(document["drilldown"], self.view.rater, self.view.cell)
 
-    @on(DataTable.CellHighlighted, "#drill-confusion")
-    def cell_highlighted(self, event: DataTable.CellHighlighted) -> None:
-        drill = self._drill()
-        if drill is None or event.coordinate.column == 0:
-            return
-        self._show_units(drill, (event.coordinate.row, event.coordinate.column - 1))
+    # ---- where the user is --------------------------------------------------------------------
 
-    def _show_units(self, drill: dict[str, Any], cell: tuple[int, int] | None) -> None:
-        units = self.query_one("#drill-units", DataTable)
-        units.clear(columns=True)
-        units.add_columns("item", "target model", "consensus", "rater", "humans", "unanimity")
-        if cell is None:
-            rows = drill["disagreements"]
-            units.border_title = "disagreements, unanimous humans first"
-        else:
-            keys = set(drill["cells"].get(f"{cell[0]},{cell[1]}", []))
-            rows = [d for d in drill["disagreements"] if d["unit"] in keys]
-            if cell[0] == cell[1]:
-                rows = [
-                    {
-                        "unit": k,
-                        "item_id": None,
-                        "uuid": k.split("@")[0],
-                        "target_model": k.split("@")[1] if "@" in k else None,
-                        "consensus": LABELS[cell[0]],
-                        "rater": LABELS[cell[1]],
-                        "humans": [],
-                        "unanimity": None,
-                    }
-                    for k in sorted(keys)
-                ]
-            units.border_title = f"units in cell {LABELS[cell[0]]} → {LABELS[cell[1]]}"
-        for row in rows:
-            units.add_row(
-                *cells(
-                    row["uuid"][:13],
-                    row["target_model"] or "—",
-                    row["consensus"],
-                    row["rater"],
-                    " ".join(row["humans"]) or "—",
-                    fmt(row["unanimity"], 2),
-                ),
-                key=row["unit"],
-            )
+    @on(TabbedContent.TabActivated)
+    def tab_changed(self, event: TabbedContent.TabActivated) -> None:
+        if event.pane.id:
+            self.view.tab = event.pane.id
 
-    @on(DataTable.RowSelected, "#drill-units")
-    def unit_chosen(self, event: DataTable.RowSelected) -> None:
-        uuid = str(event.row_key.value).split("@")[0]
+    @on(DrillDown.RaterChanged)
+    def rater_changed(self, event: DrillDown.RaterChanged) -> None:
+        self.view.rater, self.view.cell = event.rater, None
+
+    @on(DrillDown.CellChanged)
+    def cell_changed(self, event: DrillDown.CellChanged) -> None:
+        self.view.cell = event.cell
+
+    @on(DrillDown.UnitOpened)
+    def unit_opened(self, event: DrillDown.UnitOpened) -> None:
+        uuid = event.unit.split("@")[0]
         try:
             item = self.services.review.find(self.dataset, uuid)
         except Exception as error:  # a stale row: say so rather than crash
-            self.notify(str(error), severity="error")
+            self.notify(str(error), severity="error", markup=False)
             return
         self.dismiss(item.id)
 
@@ -280,19 +243,47 @@ class AgreementScreen(Screen[int | None]):
 
     def action_unit_kind(self) -> None:
         """Switch units: responses (item × model) or items (item QA)."""
-        self.unit_kind = "item" if self.unit_kind == "behaviour" else "behaviour"
-        self.raters = None
+        self.view.unit_kind = "item" if self.view.unit_kind == "behaviour" else "behaviour"
+        self.view.raters, self.view.rater, self.view.cell = None, None, None
         self.query_one("#agreement-raters", SelectionList).clear_options()
         self.action_recompute()
 
     def action_invalid_mode(self) -> None:
         """Count invalid outputs as missing, or as always wrong (their own category)."""
-        self.invalid_mode = "wrong" if self.invalid_mode == "missing" else "missing"
+        self.view.invalid_mode = "wrong" if self.view.invalid_mode == "missing" else "missing"
         self.action_recompute()
+
+    def action_slices(self) -> None:
+        """Cut the units by gold class, tool count, source, model (or not at all)."""
+        self.view.by = SLICINGS[(SLICINGS.index(self.view.by) + 1) % len(SLICINGS)]
+        self.view.tab = "tab-slices"
+        self.query_one(TabbedContent).active = "tab-slices"
+        self.action_recompute()
+
+    def action_next_rater(self) -> None:
+        """Drill-down: the next rater."""
+        self.query_one(TabbedContent).active = "tab-drill"
+        self.query_one(DrillDown).next_rater()
+
+    def action_matrix(self) -> None:
+        """Drill-down: move into the confusion matrix."""
+        self.query_one(TabbedContent).active = "tab-drill"
+        self.query_one(DrillDown).focus_matrix()
+
+    def action_raters_panel(self) -> None:
+        """Show or hide the raters list."""
+        side = self.query_one("#agreement-side")
+        side.display = not side.display
 
     def action_tab(self, tab: str) -> None:
         """Show one of the panels."""
         self.query_one(TabbedContent).active = tab
+
+    def action_help(self) -> None:
+        """List the dashboard's keys."""
+        from w2c_tui.tui.screens.help import KeysDialog
+
+        self.app.push_screen(KeysDialog("Agreement dashboard", KEYS))
 
     def action_close(self) -> None:
         """Back to the review screen."""

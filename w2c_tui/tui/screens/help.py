@@ -64,3 +64,27 @@ class HelpScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+class KeysDialog(ModalScreen[None]):
+    """The keys of another screen (a list of (keys, what they do)); Esc or ? closes."""
+
+    BINDINGS = [Binding("escape,question_mark", "close", "close", id="keys-close")]
+
+    def __init__(self, title: str, keys: list[tuple[str, str]]) -> None:
+        super().__init__()
+        self._title = title
+        self._keys = keys
+
+    def compose(self) -> ComposeResult:
+        table = Table.grid(padding=(0, 2))
+        table.add_column(style="bold", min_width=12)
+        table.add_column()
+        for keys, what in self._keys:
+            table.add_row(keys, what)
+        with VerticalScroll(classes="dialog dialog--wide"):
+            yield Static(Text(f"{self._title} — keys (Esc closes)", style="bold"))
+            yield Static(table)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

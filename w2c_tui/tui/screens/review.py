@@ -45,6 +45,7 @@ class ReviewScreen(ReviewDialogs):
         self.state = ReviewController(services, annotator, dataset)
         self.spot_settings: object | None = None
         """The last spot check's settings (a SpotSettings), offered again next time."""
+        self.agreement_views = {}
 
     # what tests and callers read
     @property

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from w2c_tui.services import Services
     from w2c_tui.tui.review_state import Notice
     from w2c_tui.tui.review_views import ReviewController
+    from w2c_tui.tui.screens.agreement import AgreementView
 
 
 class ReviewDialogs(Screen[None]):
@@ -29,6 +30,8 @@ class ReviewDialogs(Screen[None]):
     services: Services
     state: ReviewController
     spot_settings: object | None
+    agreement_views: dict[str, AgreementView]
+    """Where the dashboard was left, per dataset (coming back returns there)."""
 
     def act(self, notice: Notice | None) -> None:
         """Tell, then repaint (ReviewScreen)."""
@@ -136,10 +139,13 @@ class ReviewDialogs(Screen[None]):
         self.render_all()
 
     def action_agreement(self) -> None:
-        """Open the agreement and calibration dashboard for this dataset."""
-        from w2c_tui.tui.screens.agreement import AgreementScreen
+        """Open the agreement and calibration dashboard for this dataset, where you left it."""
+        from w2c_tui.tui.screens.agreement import AgreementScreen, AgreementView
 
-        self.app.push_screen(AgreementScreen(self.services, self.state.dataset), self._back_to)
+        view = self.agreement_views.setdefault(self.state.dataset, AgreementView())
+        self.app.push_screen(
+            AgreementScreen(self.services, self.state.dataset, view=view), self._back_to
+        )
 
     def action_team(self) -> None:
         """Team progress: each annotator's assigned / done / rate, complete units, human α."""

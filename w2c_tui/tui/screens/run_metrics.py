@@ -12,8 +12,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from w2c_tui.io.numbers import STABILITY_HEADERS, pct, stability_cells
-from w2c_tui.io.numbers import num as fmt
+from w2c_tui.io.numbers import STABILITY_HEADERS, f1, pct, stability_cells
 
 if TYPE_CHECKING:
     from w2c_tui.domain.runs import RunInfo
@@ -51,7 +50,7 @@ class RunMetricsDialog(ModalScreen[None]):
                 m = row.metrics
                 table = Table(
                     "n",
-                    "macro-F1",
+                    "macro-F1 ×100",
                     "Acc",
                     "Acc-Norm",
                     "Tool-Hall",
@@ -60,7 +59,7 @@ class RunMetricsDialog(ModalScreen[None]):
                 )
                 table.add_row(
                     str(m.n_scored),
-                    fmt(m.macro_f1_ref),
+                    f1(m.macro_f1_ref),
                     pct(m.accuracy),
                     pct(m.accuracy_norm),
                     pct(m.tool_hallucination["rate"]),

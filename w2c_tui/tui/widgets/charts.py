@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rich.text import Text
@@ -10,7 +11,7 @@ SHADES = " ░▒▓█"
 
 
 def interval_bar(
-    est: dict[str, Any] | None, *, low: float = -1.0, high: float = 1.0, width: int = 24
+    est: Mapping[str, Any] | None, *, low: float = -1.0, high: float = 1.0, width: int = 24
 ) -> Text:
     """The estimate as ● on a scale from `low` to `high`, its interval as ├──┤."""
     text = Text()

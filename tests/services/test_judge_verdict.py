@@ -1,0 +1,137 @@
+"""Numbers that agree with each other, and a decision on each judge."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+from sklearn.metrics import cohen_kappa_score
+
+from w2c_tui.domain.dashboard import SliceBy
+from w2c_tui.domain.labels import LABELS, Label, RaterKind, VerdictStatus
+from w2c_tui.domain.records import ImportBundle, RaterSpec, VerdictRecord
+from w2c_tui.domain.review import ItemFilter, ReviewMode
+from w2c_tui.services import Services
+
+RESP = ReviewMode.RESPONSES
+
+
+def _units(svc: Services) -> list[tuple[int, int, str]]:
+    out = []
+    for row in svc.review.window("demo", ItemFilter(), RESP, None, 0, 30):
+        for response in svc.review.detail(row.id, None).responses:
+            assert response.id is not None
+            out.append((row.id, response.id, response.target_model))
+    return out
+
+
+def _label(svc: Services, names: list[str], n: int, agree: float, seed: int = 0) -> None:
+    """`names` label the first n responses: each copies the judge with probability `agree`."""
+    rng = random.Random(seed)
+    for item, response, _ in _units(svc)[:n]:
+        judge = next(
+            v
+            for r in svc.review.detail(item, None).responses
+            if r.id == response
+            for v in r.verdicts
+            if v.rater.kind is RaterKind.JUDGE
+        )
+        for name in names:
+            label = judge.label if judge.label and rng.random() < agree else rng.choice(LABELS)
+            svc.review.label_response(name, item, response, label)
+
+
+def test_per_class_kappa_is_sklearn_on_the_matrix_units(demo: Services) -> None:
+    _label(demo, ["ann"], 40, agree=0.6)
+    dash = demo.agreement.dashboard("demo", bootstrap=0)
+    readings = demo.agreement.readings("demo")
+    judge = next(r.key for r in readings.raters if r.kind is RaterKind.JUDGE)
+    drill = dash["drilldown"][judge]
+    human = "human:ann"
+    units = [
+        u.key
+        for u in readings.units
+        if readings.label(u.key, human) is not None and readings.label(u.key, judge) is not None
+    ]
+    assert drill["n"] == len(units) == sum(map(sum, drill["confusion"]))
+    a = [readings.label(u, human) for u in units]
+    b = [readings.label(u, judge) for u in units]
+    for label in Label:
+        expected = cohen_kappa_score([x is label for x in a], [y is label for y in b])
+        got = drill["per_class"][label.value]["kappa"]["value"]
+        if got is None:
+            assert expected != expected  # sklearn's nan: one class only on the matrix units
+        else:
+            assert got == pytest.approx(expected, abs=1e-12)
+
+
+def test_a_scorer_without_shared_units_is_not_defined(demo: Services) -> None:
+    units = _units(demo)
+    _label(demo, ["ann", "ben", "cat"], 10, agree=0.8)
+    lone = RaterSpec(RaterKind.JUDGE, "lone-judge")
+    demo.store.imports.apply(
+        ImportBundle(
+            path="lone.jsonl",
+            kind="official_judge",
+            sha256="3" * 64,
+            verdicts=tuple(
+                VerdictRecord(
+                    uuid=demo.review.detail(item, None).item.uuid,
+                    rater=lone,
+                    target_model=model,
+                    label=Label.TOOL_CALL,
+                    status=VerdictStatus.OK,
+                    line=n,
+                )
+                for n, (item, _, model) in enumerate(units[40:50], 1)
+            ),
+        ),
+        "demo",
+    )
+    dash = demo.agreement.dashboard("demo", bootstrap=50)
+    row = next(r for r in dash["automated"] if r["key"] == "judge:lone-judge")
+    assert row["reason"].startswith("not defined: no unit shared")
+    assert row["verdict"]["decision"] == "not defined"
+    assert "versus_humans" not in row and "alt_test" not in row
+    assert dash["drilldown"]["judge:lone-judge"]["reason"].startswith("not defined")
+    labelled = dash["coverage"]["overlap"]
+    i = labelled["raters"].index("judge:lone-judge")
+    j = labelled["raters"].index("human:ann")
+    assert labelled["labelled"][i][j] == 0
+
+
+def test_verdict_advice_and_slices_with_three_humans(demo: Services) -> None:
+    _label(demo, ["ann", "ben", "cat"], 60, agree=0.85)
+    dash = demo.agreement.dashboard("demo", bootstrap=200, by=SliceBy.TOOLS)
+    judge = next(r for r in dash["automated"] if r["kind"] == "judge")
+    verdict = judge["verdict"]
+    assert verdict["decision"] in ("can stand in", "cannot stand in", "undecided")
+    assert "alternative-annotator test" in verdict["rule"]
+    assert any(e.startswith("κ vs consensus") for e in verdict["evidence"])
+    assert verdict["weakest_class"] in {"direct", "tool_call", "request_for_info", "cannot_answer"}
+    advice = judge["advice"]
+    n, half = advice["n"], advice["half_width"]
+    assert n == judge["n"] and half is not None
+    assert advice["more_for_005"] == max(0, math.ceil(n * (half / 0.05) ** 2) - n)
+    assert advice["more_for_005"] >= advice["more_for_010"] >= 0
+    parts = {s["name"]: s for s in dash["slices"]["slices"]}
+    assert set(parts) <= {"0 tools", "1 tool", "2+ tools"}
+    assert sum(p["n_units"] for p in parts.values()) == dash["meta"]["n_units"]
+    norm = next(r for r in dash["automated"] if r["key"].endswith(":norm"))
+    assert norm["macro_f1"] is not None  # the length-normalised reading has its own F1
+
+
+def test_agreement_answers_the_judge_question_by_default(demo: Services) -> None:
+    _label(demo, ["ann", "ben"], 30, agree=0.9)
+    doc = demo.agreement.judges("demo", bootstrap=100)
+    assert doc["humans"]["raters"] == ["human:ann", "human:ben"]
+    decisions = {j["key"]: j["verdict"]["decision"] for j in doc["judges"]}
+    assert decisions and all(
+        d in ("can stand in", "cannot stand in", "undecided", "not defined")
+        for d in decisions.values()
+    )
+    judge = next(j for j in doc["judges"] if j["kind"] == "judge")
+    assert "Δκ" in judge["verdict"]["rule"] and "alt_test" not in judge  # 2 humans
+    pooled = demo.agreement.summary("demo", bootstrap=0)
+    assert "krippendorff_alpha" in pooled and len(pooled["raters"]) > 2  # type: ignore[arg-type]

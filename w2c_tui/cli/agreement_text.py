@@ -1,0 +1,110 @@
+"""`w2c agreement` as tables: the judge question, or the pooled document."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from w2c_tui.cli.context import console as make_console
+from w2c_tui.io.numbers import estimate_text, f1
+
+
+def est(value: Any) -> str:
+    """An estimate with its interval, or '— (why)'."""
+    return estimate_text(value, ci_digits=3, with_reason=True)
+
+
+def print_judges(doc: dict[str, Any]) -> None:
+    """The humans' reliability, then each automated rater's decision and numbers."""
+    from rich.table import Table
+    from rich.text import Text
+
+    console = make_console()
+    meta = doc["meta"]
+    c = meta["consensus"]
+    console.print(
+        Text(
+            f"{meta['dataset']}: {meta['n_units']} units ({meta['unit_kind']}); human reference "
+            f"on {c['n']} units ({c['adjudicated']} adjudicated, {c['majority']} by majority); "
+            f"95% intervals, bootstrap B={meta['bootstrap']['B']} seed={meta['bootstrap']['seed']}",
+            style="bold",
+        )
+    )
+    humans = doc["humans"]
+    if "reason" in humans:
+        console.print(f"humans: not defined — {humans['reason']}")
+    else:
+        console.print(
+            f"humans ({', '.join(humans['raters'])}): Krippendorff α "
+            f"{est(humans['krippendorff_alpha'])} — {humans['interpretation']}"
+        )
+    judges = doc["judges"]
+    if not judges:
+        console.print("no judge or scorer readings in this dataset")
+        return
+    table = Table(
+        "rater", "decision", "n", "κ vs consensus", "Δκ vs humans", "alt-test ω", "macro-F1 ×100"
+    )
+    for row in judges:
+        vs, alt = row.get("versus_humans"), row.get("alt_test")
+        table.add_row(
+            row["key"],
+            row["verdict"]["decision"],
+            str(row.get("n", 0)),
+            est(row.get("cohen_kappa")) if "reason" not in row else f"— ({row['reason']})",
+            est(vs["delta_kappa"]) if vs else f"— ({row.get('versus_humans_reason') or '—'})",
+            "—" if not alt or alt["winning_rate"] is None else f"{alt['winning_rate']:.2f}",
+            f1(row.get("macro_f1")),
+        )
+    console.print(table)
+    for row in judges:
+        verdict = row["verdict"]
+        console.print(Text(verdict["text"], style="bold"))
+        if verdict["evidence"]:
+            console.print(f"  evidence: {'; '.join(verdict['evidence'])}")
+        console.print(f"  sample size: {row['advice']['text']}")
+    console.print(Text(f"rule: {judges[0]['verdict']['rule']}", style="dim"))
+    slices = doc.get("slices")
+    if slices:
+        by = Table(slices["by"], "units", "rater", "κ vs consensus", "macro-F1 ×100 vs gold")
+        for part in slices["slices"]:
+            for row in part["rows"]:
+                by.add_row(
+                    part["name"],
+                    str(part["n_units"]),
+                    row["rater"],
+                    est(row["cohen_kappa"]),
+                    f1(row["macro_f1"]),
+                )
+        console.print(by)
+
+
+def print_pooled(doc: dict[str, Any]) -> None:
+    """Every rater in one table: α, Fleiss κ, AC1, % agreement; pairs; categories."""
+    from rich.table import Table
+
+    console = make_console()
+    boot = doc.get("bootstrap", {})
+    head = Table(
+        "statistic",
+        "value [95% CI]",
+        title=f"{doc['n_items']} units, "
+        f"{doc['n_raters']} raters, categories: {', '.join(doc['categories'])}; "
+        f"bootstrap B={boot.get('B')} seed={boot.get('seed')}",
+    )
+    for key in ("krippendorff_alpha", "fleiss_kappa", "gwet_ac1", "percent_agreement"):
+        head.add_row(key, est(doc[key]))
+    console.print(head)
+    pairs = Table("a", "b", "n", "Cohen κ", "percent agreement", title="pairs (on their overlap)")
+    for pair in doc["pairwise"]:
+        pairs.add_row(
+            pair["a"],
+            pair["b"],
+            str(pair["n"]),
+            est(pair["cohen_kappa"]),
+            est(pair["percent_agreement"]),
+        )
+    console.print(pairs)
+    per = Table("category", "specific agreement", "α one-vs-rest", title="per category")
+    for category, values in doc["per_category"].items():
+        per.add_row(category, est(values["specific_agreement"]), est(values["alpha"]))
+    console.print(per)

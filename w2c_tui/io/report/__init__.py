@@ -1,0 +1,75 @@
+"""The calibration report as Markdown or HTML (both from Jinja2 templates) or JSON.
+
+One list of sections feeds both templates; every chart belongs to exactly one section and is
+embedded once (a drill-down section carries only its own confusion heatmap).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from w2c_tui.domain.dashboard import DashboardDoc
+from w2c_tui.io.report import data, judges, results
+from w2c_tui.io.report.model import Section
+
+__all__ = ["as_json", "html", "markdown", "sections"]
+
+
+def sections(dash: DashboardDoc) -> list[Section]:
+    """Every section in report order."""
+    return [
+        data.data(dash),
+        data.coverage(dash),
+        data.distributions(dash),
+        data.humans(dash),
+        judges.judges(dash),
+        *[judges.drilldown(key, drill) for key, drill in dash["drilldown"].items()],
+        results.calibration(dash),
+        data.reveal(dash),
+        *results.slices(dash),
+        *results.metrics(dash),
+    ]
+
+
+def _bold(text: str) -> Markup:
+    parts = str(escape(text)).split("**")
+    return Markup("".join(f"<b>{p}</b>" if i % 2 else p for i, p in enumerate(parts)))
+
+
+@cache
+def _environment(html: bool) -> Any:
+    from jinja2 import Environment, PackageLoader, StrictUndefined
+
+    env = Environment(
+        loader=PackageLoader("w2c_tui.io", "templates"),
+        autoescape=html,
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+    )
+    env.filters["bold"] = _bold
+    env.filters["md_cell"] = lambda cell: str(cell).replace("|", "\\|")
+    return env
+
+
+def markdown(dash: DashboardDoc) -> str:
+    """The report as Markdown."""
+    template = _environment(False).get_template("report.md.j2")
+    text: str = template.render(dataset=dash["meta"]["dataset"], sections=sections(dash))
+    return text
+
+
+def html(dash: DashboardDoc) -> str:
+    """The report as one self-contained HTML page (charts are inline SVG images)."""
+    template = _environment(True).get_template("report.html.j2")
+    text: str = template.render(dataset=dash["meta"]["dataset"], sections=sections(dash))
+    return text
+
+
+def as_json(dash: DashboardDoc) -> str:
+    """The dashboard document itself."""
+    document = {k: v for k, v in dash.items() if k != "all_raters"}
+    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"

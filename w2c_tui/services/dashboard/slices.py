@@ -1,0 +1,72 @@
+"""Slices: the units cut by gold class, tool count (the paper's 0 / 1 / 2+), source or model.
+
+Each slice gives its n and, per automated rater, κ against the human consensus (with its
+interval) and macro-F1 and accuracy against gold, on that slice's units only.
+"""
+
+from __future__ import annotations
+
+from w2c_tui.domain.dashboard import Against, SliceBy, SliceDoc, SliceRowDoc, SlicesDoc, undefined
+from w2c_tui.domain.labels import InvalidMode, Label
+from w2c_tui.services.dashboard.common import CONSENSUS, est_json, table_of
+from w2c_tui.services.metrics import rater_metrics
+from w2c_tui.services.planning import tool_slice
+from w2c_tui.services.readings import Readings, Unit
+from w2c_tui.stats import agreement_summary
+
+
+def slice_of(unit: Unit, by: SliceBy) -> str:
+    """The slice a unit belongs to."""
+    if by is SliceBy.GOLD:
+        return unit.gold.value if unit.gold else "no gold"
+    if by is SliceBy.TOOLS:
+        return tool_slice(unit.n_tools)
+    if by is SliceBy.SOURCE:
+        return unit.source or "no source"
+    return unit.target_model or "(item)"
+
+
+def slices(
+    readings: Readings,
+    by: SliceBy,
+    raters: list[str],
+    ref: dict[str, Label],
+    invalid_mode: InvalidMode,
+    *,
+    bootstrap: int,
+    seed: int,
+) -> SlicesDoc:
+    """Every slice in a stable order (the tool buckets 0, 1, 2+; others by name)."""
+    groups: dict[str, set[str]] = {}
+    for unit in readings.units:
+        groups.setdefault(slice_of(unit, by), set()).add(unit.key)
+    order = {"0 tools": 0, "1 tool": 1, "2+ tools": 2}
+    out: list[SliceDoc] = []
+    for name in sorted(groups, key=lambda n: (order.get(n, 9), n)):
+        units = groups[name]
+        rows: list[SliceRowDoc] = []
+        for key in raters:
+            sub_ref = {u: lab for u, lab in ref.items() if u in units}
+            if sub_ref:
+                pair = table_of(
+                    readings, [key, CONSENSUS], invalid_mode, {CONSENSUS: sub_ref}, units
+                )
+                summary = agreement_summary(pair, bootstrap=bootstrap, seed=seed)
+                kappa = est_json(summary["pairwise"][0]["cohen_kappa"])  # type: ignore[index]
+            else:
+                kappa = undefined("no human consensus in this slice")
+            metrics = rater_metrics(
+                readings, readings.rater(key), Against.GOLD, invalid_mode=invalid_mode, only=units
+            )
+            rows.append(
+                {
+                    "rater": key,
+                    "n_consensus": len(sub_ref),
+                    "cohen_kappa": kappa,
+                    "n_gold": metrics.metrics.n_scored if metrics else 0,
+                    "macro_f1": metrics.metrics.macro_f1_ref if metrics else None,
+                    "accuracy": metrics.metrics.accuracy if metrics else None,
+                }
+            )
+        out.append({"name": name, "n_units": len(units), "rows": rows})
+    return {"by": by.value, "slices": out}

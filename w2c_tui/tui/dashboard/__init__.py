@@ -1,0 +1,1 @@
+"""Rich renderables for the calibration dashboard's panels, from the typed document."""
