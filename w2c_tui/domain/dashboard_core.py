@@ -1,0 +1,164 @@
+"""The dashboard document's core parts: estimates, what it was computed on, coverage,
+distributions and the humans' own reliability (see domain.dashboard); and its enums."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import NotRequired, TypedDict
+
+
+class EstimateDoc(TypedDict):
+    """A statistic with its 95% interval; `value` None with a `reason` when not defined."""
+
+    value: float | None
+    ci: list[float] | None
+    n: int
+    reason: str | None
+    degenerate: int
+
+
+def undefined(reason: str, n: int = 0) -> EstimateDoc:
+    """An estimate that is not defined, and why."""
+    return {"value": None, "ci": None, "n": n, "reason": reason, "degenerate": 0}
+
+
+class ConsensusDoc(TypedDict):
+    """How the human reference of each unit was found."""
+
+    n: int
+    ties_excluded: int
+    too_few_humans: int
+    adjudicated: int
+    majority: int
+
+
+class BootstrapDoc(TypedDict):
+    """The resampling behind every interval."""
+
+    B: int
+    seed: int
+    level: float
+
+
+class MetaDoc(TypedDict):
+    """What the document was computed on."""
+
+    dataset: str
+    sha256: str | None
+    source_path: str | None
+    unit_kind: str
+    n_units: int
+    raters: list[str]
+    bootstrap: BootstrapDoc
+    min_humans: int
+    invalid_mode: str
+    consensus: ConsensusDoc
+    generated_at: str
+    w2c_tui: str
+    slice: NotRequired[str | None]
+
+
+class RaterCoverageDoc(TypedDict):
+    """One rater's coverage: units rated (invalid outputs included) and labelled."""
+
+    key: str
+    kind: str
+    name: str
+    reading: str
+    n_rated: int
+    n_labelled: int
+    n_invalid: int
+    invalid_rate: float | None
+    coverage: float | None
+
+
+class OverlapDoc(TypedDict):
+    """Units two raters share: `labelled` is what every pairwise statistic is computed on (a
+    valid label from both, or an invalid output counted as a category in the strict mode);
+    `rated` also counts invalid outputs."""
+
+    raters: list[str]
+    labelled: list[list[int]]
+    rated: list[list[int]]
+
+
+class CoverageDoc(TypedDict):
+    """Panel A."""
+
+    n_units: int
+    raters: list[RaterCoverageDoc]
+    ratings_per_unit: dict[str, int]
+    overlap: OverlapDoc
+
+
+class DistributionDoc(TypedDict):
+    """Label counts of one rater (or the pooled humans, or the consensus)."""
+
+    n: int
+    direct: int
+    tool_call: int
+    request_for_info: int
+    cannot_answer: int
+    invalid: int
+
+
+class HomogeneityDoc(TypedDict):
+    """Stuart–Maxwell test of a rater's marginals against the consensus."""
+
+    statistic: float | None
+    df: int | None
+    p_value: float | None
+    dropped: list[str]
+    reason: str | None
+
+
+class DistributionsDoc(TypedDict):
+    """Panel B."""
+
+    labels: list[str]
+    raters: dict[str, DistributionDoc]
+    humans_pooled: DistributionDoc
+    consensus: DistributionDoc
+    stuart_maxwell: dict[str, HomogeneityDoc]
+
+
+class PairDoc(TypedDict):
+    """Cohen's κ and percent agreement of two raters on their overlap."""
+
+    a: str
+    b: str
+    n: int
+    cohen_kappa: EstimateDoc
+    percent_agreement: EstimateDoc
+
+
+class HumansDoc(TypedDict):
+    """Panel C: human reliability, the ceiling (or why it is not defined)."""
+
+    raters: list[str]
+    reason: NotRequired[str]
+    n_units_2plus: NotRequired[int]
+    krippendorff_alpha: NotRequired[EstimateDoc]
+    percent_agreement: NotRequired[EstimateDoc]
+    fleiss_kappa: NotRequired[EstimateDoc]
+    gwet_ac1: NotRequired[EstimateDoc]
+    mean_pairwise_kappa: NotRequired[float | None]
+    pairwise: NotRequired[list[PairDoc]]
+    p_alpha_below: NotRequired[dict[str, float | None]]
+    interpretation: NotRequired[str]
+
+
+class SliceBy(StrEnum):
+    """What to cut the units by."""
+
+    GOLD = "gold"
+    TOOLS = "tools"
+    SOURCE = "source"
+    MODEL = "model"
+
+
+class Against(StrEnum):
+    """What a rater is scored against."""
+
+    GOLD = "gold"
+    HUMANS = "humans"

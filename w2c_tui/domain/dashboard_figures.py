@@ -1,0 +1,161 @@
+"""The dashboard document's result parts: calibration, metrics, stability, reveal effects and
+slices (see domain.dashboard)."""
+
+from __future__ import annotations
+
+from typing import NotRequired, TypedDict
+
+from w2c_tui.domain.dashboard_core import EstimateDoc
+
+
+class ReliabilityBinDoc(TypedDict):
+    """One bin of a reliability diagram."""
+
+    n: int
+    confidence_low: float
+    confidence_high: float
+    mean_confidence: float
+    accuracy: float
+
+
+class CalibrationFigures(TypedDict):
+    """Probabilistic calibration of one probability source."""
+
+    n: int
+    accuracy: float | None
+    nll: float | None
+    nll_floor: float
+    brier: float | None
+    ece: float | None
+    mce: float | None
+    bins_requested: int
+    bins_used: int
+    reliability: list[ReliabilityBinDoc]
+    coverage_curve: list[dict[str, float | int | None]]
+
+
+class CalibrationDoc(TypedDict):
+    """Panel F for one log-prob scorer and model."""
+
+    probabilities: str
+    raw: CalibrationFigures
+    length_normalised: NotRequired[CalibrationFigures]
+
+
+class RateDoc(TypedDict):
+    """A rate with its numerator and denominator."""
+
+    rate: float | None
+    numerator: int
+    denominator: int
+    rate_official: NotRequired[float]
+
+
+class StabilityDoc(TypedDict):
+    """Stability over repeats or repeated responses."""
+
+    n: int
+    n_processed: int
+    coverage: float | None
+    k: int | None
+    k_min: int | None
+    k_max: int | None
+    over_n: dict[str, float | None]
+    over_processed: dict[str, float | None]
+    per_gold: dict[str, dict[str, float | int | None]]
+    units: list[dict[str, object] | None]
+    over: str
+
+
+class MetricsDoc(TypedDict):
+    """When2Call metrics of one rater (and target model) against a reference."""
+
+    rater: str
+    kind: str
+    name: str
+    config: dict[str, object]
+    target_model: str | None
+    against: str
+    length_normalised_reading: str | None
+    n: int
+    n_valid: int
+    n_scored: int
+    n_invalid: int
+    n_missing: int
+    invalid_rate: float | None
+    invalid_mode: str
+    accuracy: float | None
+    accuracy_invalid_missing: float | None
+    accuracy_invalid_wrong: float | None
+    accuracy_norm: float | None
+    macro_f1_ref: float | None
+    macro_f1_ref_labels: list[str]
+    macro_f1_ref_source: str
+    macro_f1_ref_norm: float | None
+    macro_f1_4: float | None
+    macro_f1_no_direct: float | None
+    per_class: dict[str, dict[str, float | int | None]]
+    confusion: list[list[int]]
+    invalid_by_gold: list[int]
+    tool_hallucination: RateDoc
+    answer_hallucination: RateDoc
+    parameter_hallucination: RateDoc
+    calibration: CalibrationDoc | None
+    stability: StabilityDoc | None
+
+
+class RevealVersusDoc(TypedDict):
+    """An annotator's agreement with one automated rater before and after the reveal."""
+
+    rater: str
+    n: int
+    agreement_pre_reveal: float
+    agreement_current: float
+    kappa_pre_reveal: EstimateDoc
+    kappa_current: EstimateDoc
+
+
+class RevealAnnotatorDoc(TypedDict):
+    """What the reveal did to one annotator's labels."""
+
+    annotator: str
+    units_labelled: int
+    first_labels_blind: int
+    post_reveal_flips: int
+    units_flipped: int
+    flip_rate: float | None
+    versus: list[RevealVersusDoc]
+
+
+class RevealDoc(TypedDict):
+    """Post-reveal flips and pre- vs post-reveal agreement, per annotator."""
+
+    unit_kind: str
+    definition: str
+    annotators: list[RevealAnnotatorDoc]
+
+
+class SliceRowDoc(TypedDict):
+    """One automated rater on one slice: κ against the consensus and macro-F1 against gold."""
+
+    rater: str
+    n_consensus: int
+    cohen_kappa: EstimateDoc
+    n_gold: int
+    macro_f1: float | None
+    accuracy: float | None
+
+
+class SliceDoc(TypedDict):
+    """One slice of the units (a gold class, a tool bucket, a source, a target model)."""
+
+    name: str
+    n_units: int
+    rows: list[SliceRowDoc]
+
+
+class SlicesDoc(TypedDict):
+    """The units cut by one attribute, each part with its n."""
+
+    by: str
+    slices: list[SliceDoc]
