@@ -158,3 +158,21 @@ def test_disagreement_queue_ranks_disputed_items(demo: Services) -> None:
     again = demo.review.queue("demo", queue, RESP, "alice")
     assert again != ranked and again.index(last.id) < ranked.index(last.id)
     assert demo.review.index_of("demo", queue, RESP, "alice", again[0]) == 0
+
+
+def test_disagreement_queue_puts_human_splits_first_and_unanimous_units_last(
+    demo: Services,
+) -> None:
+    queue = ItemFilter(ranked=True)
+    rows = demo.review.window("demo", queue, RESP, None, 0, 30)
+    assert all(r.dispute is not None and r.dispute > 0 for r in rows)
+    agreed, split = rows[0], rows[-1]
+    for row, labels in ((agreed, ("tool_call", "tool_call")), (split, ("direct", "cannot_answer"))):
+        for response in demo.review.detail(row.id, None).responses:
+            assert response.id is not None
+            for name, label in zip(("ann", "ben"), labels, strict=True):
+                demo.review.label_response(name, row.id, response.id, Label(label))
+    again = demo.review.queue("demo", queue, RESP, None)
+    assert again[0] == split.id  # the humans disagree: first
+    ranks = {item: n for n, item in enumerate(again)}
+    assert ranks[agreed.id] > len(again) // 2  # the humans agree: among the last

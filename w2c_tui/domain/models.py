@@ -82,6 +82,8 @@ class ItemRow:
     n_tools: int
     question: str
     labelled: bool
+    dispute: float | None = None
+    """In the disagreement queue: how split the item's readings are (1 − share of the mode)."""
 
 
 @dataclass(frozen=True, slots=True)

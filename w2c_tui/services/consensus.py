@@ -73,21 +73,61 @@ def human_unanimity(readings: Readings) -> dict[str, float]:
     return out
 
 
-def disagreement_scores(readings: Readings) -> dict[int, float]:
-    """Per item: how far all raters' labels on its units disagree (1 − share of the mode).
+@dataclass(frozen=True, slots=True)
+class Dispute:
+    """How far an item's readings disagree: among the humans, and among every rater."""
+
+    humans: float
+    """1 − share of the most common human label, on the item's most split unit (0: unanimous
+    or fewer than two humans)."""
+    overall: float
+    """1 − share of the most common reading among all raters (gold left out)."""
+    unanimous: bool = False
+    """At least two humans labelled the item's units and agree on every one."""
+
+    @property
+    def rank(self) -> tuple[int, float, float]:
+        """Sort key, most disputed first: the humans' splits, then units without two human
+        labels, then (last) units the humans agree on — each by how split all raters are."""
+        tier = 0 if self.humans > 0 else (2 if self.unanimous else 1)
+        return (tier, -self.humans, -self.overall)
+
+
+def _split(values: list[Label | str]) -> float:
+    if len(values) < 2:
+        return 0.0
+    return 1 - Counter(values).most_common(1)[0][1] / len(values)
+
+
+def disagreement_scores(readings: Readings) -> dict[int, Dispute]:
+    """Per item with any disagreement: the human split and the split among all raters.
 
     Gold is left out (it is what should happen, not a reading of the response); invalid
     readings count as their own value (an unusable judge output is worth a look).
     """
+    humans = {h.key for h in readings.humans()}
     per_unit: dict[str, list[Label | str]] = defaultdict(list)
+    per_unit_humans: dict[str, list[Label | str]] = defaultdict(list)
     for (unit_key, rater), value in readings.values.items():
         if rater != "gold":
             per_unit[unit_key].append(value)
-    by_item: dict[int, float] = defaultdict(float)
+        if rater in humans:
+            per_unit_humans[unit_key].append(value)
+    out: dict[int, Dispute] = {}
     for unit in readings.units:
-        values = per_unit.get(unit.key, [])
-        if len(values) < 2:
+        overall = _split(per_unit.get(unit.key, []))
+        if overall <= 0:
             continue
-        top = Counter(values).most_common(1)[0][1]
-        by_item[unit.item_id] = max(by_item[unit.item_id], 1 - top / len(values))
-    return dict(by_item)
+        labels = per_unit_humans.get(unit.key, [])
+        human = _split(labels)
+        unanimous = len(labels) >= 2 and human == 0
+        before = out.get(unit.item_id)
+        if before is None:
+            out[unit.item_id] = Dispute(human, overall, unanimous)
+        else:
+            out[unit.item_id] = Dispute(
+                max(before.humans, human),
+                max(before.overall, overall),
+                before.unanimous and unanimous,
+            )
+    return out

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from w2c_tui.db.store import Store
 from w2c_tui.domain.errors import NotFoundError
 from w2c_tui.domain.labels import Label
@@ -18,7 +20,7 @@ from w2c_tui.domain.models import (
 from w2c_tui.domain.qa import QA_FLAG_CODES
 from w2c_tui.domain.review import ItemFilter, ReviewMode, UnitKind
 from w2c_tui.domain.team import Seen, annotator_key
-from w2c_tui.services.consensus import disagreement_scores
+from w2c_tui.services.consensus import Dispute, disagreement_scores
 from w2c_tui.services.readings import build_readings
 
 
@@ -29,6 +31,7 @@ class ReviewService:
         self._store = store
         self._rater_ids: dict[str, int] = {}
         self._queue: tuple[tuple[object, ...], list[int]] | None = None
+        self._disputes: dict[int, Dispute] = {}
         self._generation = 0
         """Bumped by every write, so the disagreement queue is recomputed after labels."""
 
@@ -59,9 +62,10 @@ class ReviewService:
     ) -> list[int]:
         """The disagreement queue: matching items that raters disagree on, most disputed first.
 
-        The score of an item is 1 − the share of the most common reading among all raters'
-        readings of one of its units (gold left out; an invalid judge output counts as a
-        reading of its own); ties keep file order.
+        Items whose humans disagree come first (by their split: 1 − the share of the most
+        common human label), then the ones where only the machines differ, by the split among
+        all raters' readings (gold left out; an invalid output counts as a reading of its own);
+        units the humans agree on come last; ties keep the list's order.
         """
         key = (dataset, flt, mode, annotator, self._generation)
         if self._queue is not None and self._queue[0] == key:
@@ -72,13 +76,15 @@ class ReviewService:
         )
         items = self._store.ratings.items(dataset)
         ratings = self._store.ratings.ratings(dataset)
-        scores: dict[int, float] = {}
+        scores: dict[int, Dispute] = {}
         for kind in UnitKind:
             readings = build_readings(items, ratings, kind, include_gold=False)
             for item_id, score in disagreement_scores(readings).items():
-                scores[item_id] = max(scores.get(item_id, 0.0), score)
-        ranked = sorted((i for i in ids if scores.get(i, 0.0) > 0), key=lambda i: -scores[i])
+                if item_id not in scores or score.rank < scores[item_id].rank:
+                    scores[item_id] = score
+        ranked = sorted((i for i in ids if i in scores), key=lambda i: scores[i].rank)
         self._queue = (key, ranked)
+        self._disputes = scores
         return ranked
 
     def window(
@@ -93,7 +99,8 @@ class ReviewService:
         """Rows `offset`..`offset+limit` of the filtered list."""
         if flt.ranked:
             ids = self.queue(dataset, flt, mode, annotator)[offset : offset + limit]
-            return self._store.items.rows(ids, mode, self._rater(annotator))
+            rows = self._store.items.rows(ids, mode, self._rater(annotator))
+            return [replace(row, dispute=self._disputes[row.id].overall) for row in rows]
         return self._store.items.window(
             dataset, flt, mode, self._rater(annotator), offset, limit, self._salt(annotator)
         )

@@ -76,13 +76,19 @@ class ReviewController(LabellingState):
         return None
 
     def toggle_ranked(self) -> Notice | None:
-        """Disagreement queue on / off (items the raters disagree on, most disputed first)."""
-        notice = self.set_filter(self.filter.with_(ranked=not self.filter.ranked))
-        if notice is None and self.filter.ranked:
+        """Disagreement queue on / off: from its top, most disputed first (human splits before
+        the units only the machines dispute); the list shows each item's split."""
+        if (refused := self.blocked()) is not None:
+            return refused
+        self.filter = self.filter.with_(ranked=not self.filter.ranked)
+        self.index = 0
+        self.reload()  # the queue opens at its top, not at the current item
+        if self.filter.ranked:
             return Notice(
-                f"Disagreement queue: {self.rows.count} item(s), most disputed first.",
+                f"Disagreement queue: {self.rows.count} item(s), the humans' splits first; "
+                "the number beside each is how split its readings are. r leaves it."
             )
-        return notice
+        return Notice("Every item (disagreement queue left).")
 
     def jump(self, uuid: str) -> Notice | None:
         """Show the item with this uuid (or unique prefix); the filter is cleared if it hides it."""

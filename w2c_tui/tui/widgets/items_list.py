@@ -125,8 +125,11 @@ class ItemsList(ScrollView, can_focus=True):
             else line_style + style_of("items-list--dim"),
         )
         number = Segment(f"{row.position + 1:>5} ", line_style + style_of("items-list--dim"))
-        gold_text = "··" if self.hide_gold or row.gold is None else GOLD_ABBREV[row.gold]
-        gold = Segment(f"{gold_text} ", line_style + style_of("items-list--gold"))
+        if row.dispute is not None:  # the disagreement queue shows the dispute instead
+            gold = Segment(f"{row.dispute:.2f} ", line_style + style_of("items-list--gold"))
+        else:
+            gold_text = "··" if self.hide_gold or row.gold is None else GOLD_ABBREV[row.gold]
+            gold = Segment(f"{gold_text} ", line_style + style_of("items-list--gold"))
         tools_style = (
             line_style + style_of("items-list--notools")
             if row.n_tools == 0
