@@ -10,8 +10,9 @@ from w2c_tui.domain.labels import Label, RaterKind, VerdictStatus
 from w2c_tui.domain.review import ItemFilter, ReviewMode, ToolCount
 from w2c_tui.services import Services
 from w2c_tui.tui.app import W2CApp
+from w2c_tui.tui.screens.checklist import ChecklistDialog
 from w2c_tui.tui.screens.datasets import DatasetsScreen
-from w2c_tui.tui.screens.dialogs import AnnotatorDialog, ChecklistDialog, FilterDialog
+from w2c_tui.tui.screens.dialogs import AnnotatorDialog, FilterDialog
 from w2c_tui.tui.screens.help import HelpScreen
 from w2c_tui.tui.screens.review import ReviewScreen
 from w2c_tui.tui.widgets.items_list import ItemsList
@@ -140,18 +141,23 @@ async def test_item_qa_label_flags_and_note(demo: Services, wait_review: Review)
         item_id = screen.state.detail.item.id if screen.state.detail else -1
         await pilot.press("c")
         assert isinstance(app.screen, ChecklistDialog)
-        await pilot.press("space", "down", "space", "escape")
-        await pilot.press("e", *"odd wording", "enter")
-        await pilot.pause()
-        await pilot.press("3")
+        await pilot.press("space", "down", "space", "3")  # label while the checklist is open
+        assert isinstance(app.screen, ChecklistDialog)  # … and it stays open
         qa = demo.review.detail(item_id, "alice").qa
-        assert qa.label is Label.REQUEST_FOR_INFO
-        assert len(qa.flags) == 2 and qa.note == "odd wording"
+        assert qa.label is Label.REQUEST_FOR_INFO and len(qa.flags) == 2
+        await pilot.press("escape")
+        assert screen.state.detail is not None and screen.state.detail.item.id == item_id
+        await pilot.press("e", *"odd wording", "f4", "enter")  # F4 labels from the note
+        await pilot.pause()
+        qa = demo.review.detail(item_id, "alice").qa
+        assert qa.label is Label.CANNOT_ANSWER and qa.note == "odd wording"
+        assert screen.state.detail.item.id == item_id  # still on the item
+        await pilot.press("3")  # outside the dialogs a label moves on, as before
         detail = screen.state.detail
-        assert detail is not None and detail.item.id != item_id  # moved on
+        assert detail is not None and detail.item.id != item_id
         await pilot.press("u")  # undo the label, keep flags and note
         qa = demo.review.detail(item_id, "alice").qa
-        assert qa.label is None and len(qa.flags) == 2
+        assert qa.label is Label.CANNOT_ANSWER and len(qa.flags) == 2
 
 
 async def test_datasets_screen_switches_dataset(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from w2c_tui.domain.labels import Label
+
 
 @dataclass(frozen=True, slots=True)
 class QAFlagSpec:
@@ -102,3 +104,22 @@ def flag_spec(code: str) -> QAFlagSpec:
         if spec.code == code:
             return spec
     raise KeyError(code)
+
+
+QUESTION_GROUP_GOLD: dict[str, Label] = {
+    "Question: correct is 'unable to answer'": Label.CANNOT_ANSWER,
+    "Question: correct is follow-up question": Label.REQUEST_FOR_INFO,
+}
+"""The question checks of Table 6 belong to a gold class; the answer checks to every item."""
+
+
+def checks_for(gold: Label | None) -> tuple[list[QAFlagSpec], list[QAFlagSpec]]:
+    """(the checks Table 6 groups under this item's gold class, with the answer checks every
+    item has; the question checks of the other classes), each in Table 6's order."""
+    first: list[QAFlagSpec] = []
+    rest: list[QAFlagSpec] = []
+    for spec in QA_FLAGS:
+        owner = QUESTION_GROUP_GOLD.get(spec.group)
+        (first if owner is None or owner is gold else rest).append(spec)
+    question_first = sorted(first, key=lambda spec: spec.group not in QUESTION_GROUP_GOLD)
+    return question_first, rest

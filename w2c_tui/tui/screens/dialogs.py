@@ -11,13 +11,11 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.events import Key
 from textual.screen import ModalScreen
-from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, SelectionList
+from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select
 from textual.widgets.option_list import Option
-from textual.widgets.selection_list import Selection
 
 from w2c_tui.domain.labels import LABELS
 from w2c_tui.domain.labels import Label as Behaviour
-from w2c_tui.domain.qa import QA_FLAGS
 from w2c_tui.domain.review import ItemFilter, ToolCount
 
 
@@ -125,59 +123,44 @@ class JumpDialog(ModalScreen[str | None]):
 
 
 class NoteDialog(ModalScreen[str | None]):
-    """Edits the free-text note on an item."""
+    """Edits the free-text note on an item; F1–F4 label the item meanwhile (digits are text)."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        *[Binding(f"f{n}", f"label({n})", LABELS[n - 1].value) for n in range(1, 5)],
+    ]
 
-    def __init__(self, note: str) -> None:
+    def __init__(
+        self, note: str, label: Callable[[Behaviour], Behaviour | None] | None = None
+    ) -> None:
         super().__init__()
         self._note = note
+        self._label = label
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label("Note on this item (Enter saves, Esc cancels)", classes="dialog--title")
             yield Input(value=self._note, id="note")
+            if self._label is not None:
+                yield Label(
+                    "F1 direct · F2 tool call · F3 request for info · F4 cannot answer: label "
+                    "the item and keep writing",
+                    id="note-label",
+                    classes="dialog--hint",
+                )
+
+    def action_label(self, number: int) -> None:
+        """Record the item's label without leaving the note."""
+        if self._label is not None:
+            current = self._label(LABELS[number - 1])
+            shown = current.display_name if current else "not saved"
+            self.query_one("#note-label", Label).update(f"your label: {shown} (F1–F4 changes it)")
 
     @on(Input.Submitted)
     def submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value)
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
-
-
-class ChecklistDialog(ModalScreen[None]):
-    """Toggles the QA checklist flags; every toggle is committed as it happens."""
-
-    BINDINGS = [Binding("escape,c,enter", "close", "Close")]
-
-    def __init__(self, active: frozenset[str], commit: Callable[[str, bool], None]) -> None:
-        super().__init__()
-        self._active = active
-        self._commit = commit
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog dialog--wide"):
-            yield Label(
-                "Quality checklist (When2Call paper, Table 6): space toggles, Esc closes",
-                classes="dialog--title",
-            )
-            yield SelectionList[str](
-                *[
-                    Selection(
-                        Text(f"{spec.group} › {spec.text}"), spec.code, spec.code in self._active
-                    )
-                    for spec in QA_FLAGS
-                ],
-                id="flags",
-            )
-
-    @on(SelectionList.SelectionToggled)
-    def toggled(self, event: SelectionList.SelectionToggled[str]) -> None:
-        code = event.selection.value
-        self._commit(code, code in event.selection_list.selected)
-
-    def action_close(self) -> None:
         self.dismiss(None)
 
 

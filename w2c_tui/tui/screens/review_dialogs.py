@@ -6,10 +6,11 @@ from typing import TYPE_CHECKING
 
 from textual.screen import Screen
 
+from w2c_tui.domain.labels import Label as Behaviour
 from w2c_tui.domain.review import ItemFilter, ReviewMode
+from w2c_tui.tui.screens.checklist import ChecklistDialog
 from w2c_tui.tui.screens.dialogs import (
     AnnotatorSwitchDialog,
-    ChecklistDialog,
     FilterDialog,
     JumpDialog,
     NoteDialog,
@@ -35,6 +36,10 @@ class ReviewDialogs(Screen[None]):
 
     def act(self, notice: Notice | None) -> None:
         """Tell, then repaint (ReviewScreen)."""
+        raise NotImplementedError
+
+    def tell(self, notice: Notice | None) -> None:
+        """Show a notice (ReviewScreen)."""
         raise NotImplementedError
 
     def render_all(self) -> None:
@@ -70,13 +75,23 @@ class ReviewDialogs(Screen[None]):
 
         self.app.push_screen(JumpDialog(), jump)
 
+    def _label_here(self, label: Behaviour) -> Behaviour | None:
+        """Record the item's label from a dialog without leaving the item."""
+        notice = self.state.record(label, advance=False)
+        if notice is not None:
+            self.tell(notice)
+        self.render_all()
+        detail = self.state.detail
+        return detail.qa.label if detail else None
+
     def action_checklist(self) -> None:
-        """Toggle the QA flags of the current item (item QA)."""
+        """Toggle the QA flags of the current item (item QA); 1–4 label it meanwhile."""
         if self.state.detail is None:
             return
         self._ensure_qa()
         detail = self.state.detail
         assert detail is not None
+        gold = None if self.state.gold_hidden else detail.item.gold  # blind: no gold, no order
 
         def commit(code: str, active: bool) -> None:
             notice = self.state.set_flag(code, active)
@@ -87,10 +102,13 @@ class ReviewDialogs(Screen[None]):
             self.state.load()
             self.render_all()
 
-        self.app.push_screen(ChecklistDialog(detail.qa.flags, commit), closed)
+        self.app.push_screen(
+            ChecklistDialog(detail.qa.flags, gold, commit, self._label_here, detail.qa.label),
+            closed,
+        )
 
     def action_note(self) -> None:
-        """Edit the free-text note on the current item (item QA)."""
+        """Edit the free-text note on the current item (item QA); F1–F4 label it meanwhile."""
         if self.state.detail is None:
             return
         self._ensure_qa()
@@ -101,7 +119,7 @@ class ReviewDialogs(Screen[None]):
             if text is not None:
                 self.act(self.state.set_note(text))
 
-        self.app.push_screen(NoteDialog(detail.qa.note), save)
+        self.app.push_screen(NoteDialog(detail.qa.note, self._label_here), save)
 
     def action_switch_annotator(self) -> None:
         """Label as someone else: pick an annotator of this database or type a new name."""
