@@ -27,7 +27,7 @@ class ChecklistDialog(ModalScreen[None]):
 
     BINDINGS = [
         Binding("escape,c", "close", "close"),
-        Binding("space", "toggle", "toggle", show=False),
+        Binding("space", "toggle_flag", "toggle", show=False),
         Binding("a", "all", "all checks"),
         *[Binding(str(n), f"label({n})", LABELS[n - 1].value) for n in range(1, 5)],
     ]
@@ -98,7 +98,7 @@ class ChecklistDialog(ModalScreen[None]):
                 if not options.get_option_at_index(i).disabled
             )
 
-    def action_toggle(self) -> None:
+    def action_toggle_flag(self) -> None:
         """Toggle the highlighted check."""
         self.query_one(OptionList).action_select()
 
