@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from w2c_tui.paths import config_file
@@ -18,6 +18,8 @@ class Settings:
     annotator: str | None = None
     keys: dict[str, str] = field(default_factory=dict)
     path: Path | None = None
+    tools_json: bool = False
+    """Show tool specifications as full JSON rather than signatures (t toggles, remembered)."""
 
 
 def load_settings(path: Path | None = None) -> Settings:
@@ -31,20 +33,35 @@ def load_settings(path: Path | None = None) -> Settings:
         raise ValueError(f"{target}: not valid TOML: {error}") from error
     annotator = data.get("annotator")
     keys = data.get("keys", {})
+    tools = data.get("tools", "signatures")
     if annotator is not None and not isinstance(annotator, str):
         raise ValueError(f"{target}: field 'annotator' must be a string")
+    if tools not in ("signatures", "json"):
+        raise ValueError(f'{target}: field \'tools\' must be "signatures" or "json"')
     if not isinstance(keys, dict) or not all(
         isinstance(k, str) and isinstance(v, str) for k, v in keys.items()
     ):
         raise ValueError(f"{target}: table [keys] must map binding ids to key strings")
-    return Settings(annotator=annotator, keys=dict(keys), path=target)
+    return Settings(annotator=annotator, keys=dict(keys), path=target, tools_json=tools == "json")
 
 
 def save_annotator(name: str, path: Path | None = None) -> None:
     """Remember the annotator's name for the next start (keeps the other settings)."""
     target = path or config_file()
-    current = load_settings(target)
-    lines = [f"annotator = {json.dumps(name)}", ""]
+    _write(target, replace(load_settings(target), annotator=name))
+
+
+def save_tools_view(tools_json: bool, path: Path | None = None) -> None:
+    """Remember how tools are shown (keeps the other settings)."""
+    target = path or config_file()
+    _write(target, replace(load_settings(target), tools_json=tools_json))
+
+
+def _write(target: Path, current: Settings) -> None:
+    lines = []
+    if current.annotator is not None:
+        lines.append(f"annotator = {json.dumps(current.annotator)}")
+    lines += [f"tools = {json.dumps('json' if current.tools_json else 'signatures')}", ""]
     if current.keys:
         lines.append("[keys]")
         lines.extend(f"{json.dumps(k)} = {json.dumps(v)}" for k, v in sorted(current.keys.items()))

@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from w2c_tui.domain.labels import LABELS, ItemKind, Label, RaterKind, VerdictStatus
+from w2c_tui.domain.tools import signature
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +30,11 @@ class Tool:
     def name(self) -> str:
         """The tool's name, or `?` when the spec has none."""
         return str(self.spec.get("name", "?"))
+
+    @property
+    def signature(self) -> str:
+        """One line: name(required*: type, optional: type)."""
+        return signature(self.spec) if self.spec else self.raw[:120]
 
     def pretty(self) -> str:
         """Indented JSON for display, non-ASCII shown as characters."""

@@ -13,6 +13,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Static
 
+from w2c_tui.config import save_tools_view
 from w2c_tui.domain.labels import LABELS
 from w2c_tui.domain.review import ReviewMode
 from w2c_tui.tui.bindings import REVIEW_BINDINGS
@@ -76,6 +77,9 @@ class ReviewScreen(ReviewDialogs):
         yield Footer()
 
     def on_mount(self) -> None:
+        settings = getattr(self.app, "settings", None)
+        if settings is not None:
+            self.query_one(ItemView).set_reactive(ItemView.tools_open, settings.tools_json)
         self.tell(self.state.open())
         self.render_all()
         self.query_one(ItemsList).focus()
@@ -206,5 +210,26 @@ class ReviewScreen(ReviewDialogs):
         self.act(self.state.toggle_ranked())
 
     def action_toggle_tools(self) -> None:
-        """Expand or collapse the tool specifications."""
-        self.query_one(ItemView).toggle_tools()
+        """Tools as signatures or as full JSON (remembered for next time)."""
+        view = self.query_one(ItemView)
+        view.toggle_tools()
+        settings = getattr(self.app, "settings", None)
+        if settings is not None and settings.path is not None:
+            try:
+                save_tools_view(view.tools_open, settings.path)
+            except (OSError, ValueError) as error:
+                self.notify(f"Could not remember it: {error}", severity="warning", markup=False)
+
+    def action_whole_text(self) -> None:
+        """Show the item's texts (and the selected response) whole."""
+        from w2c_tui.tui.screens.full_text import FullTextDialog, whole_text
+
+        detail = self.state.detail
+        if detail is None:
+            return
+        card = self.state.card
+        response = card.response.text if card and card.response and card.revealed else None
+        if card and card.response and not card.revealed:
+            response = card.response.text  # the response itself is never hidden, only its model
+        title = f"item {detail.item.position + 1} · {detail.item.uuid} (Esc closes)"
+        self.app.push_screen(FullTextDialog(title, whole_text(detail.item, response)))

@@ -1,4 +1,10 @@
-"""The item pane: question, source metadata, tools (expandable) and the four answers."""
+"""The item pane: question, source metadata, tools and the four answers.
+
+Tools show as one signature line each by default (`t` switches to the full JSON, which then
+comes after the answers so that it never pushes them out of reach). A text longer than
+`LONG_TEXT` characters is cut with a note (`v` shows it whole), so no item — a 50 MB question
+included — can stall the screen.
+"""
 
 from __future__ import annotations
 
@@ -17,6 +23,18 @@ from w2c_tui.domain.labels import LABELS, Label
 from w2c_tui.domain.models import Item
 
 MAX_TOOL_LINES = 400
+LONG_TEXT = 3000
+"""Characters of one text shown in the panes; the rest is one key (v) away."""
+
+
+def clipped(text: str, limit: int = LONG_TEXT) -> Text:
+    """`text`, cut after `limit` characters with a note saying how much is left and how to see
+    it."""
+    if len(text) <= limit:
+        return Text(text)
+    out = Text(text[:limit])
+    out.append(f" … {len(text) - limit:,} more characters (v shows the whole text)", "bold")
+    return out
 
 
 class ItemView(VerticalScroll):
@@ -34,7 +52,7 @@ class ItemView(VerticalScroll):
     blind: reactive[bool] = reactive(False)
     """Hide the gold label until the annotator has committed one."""
     tools_open: reactive[bool] = reactive(False)
-    """Show the tool specifications in full (else their names)."""
+    """Show the tool specifications as full JSON (else one signature line each)."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -60,7 +78,7 @@ class ItemView(VerticalScroll):
             self._refresh_all()
 
     def toggle_tools(self) -> None:
-        """Expand or collapse the tool specifications."""
+        """Signatures or full JSON."""
         self.tools_open = not self.tools_open
 
     def _refresh_all(self) -> None:
@@ -70,38 +88,46 @@ class ItemView(VerticalScroll):
             body.update("No item to show: the filter keeps nothing, or the dataset is empty.")
             return
         question = Panel(
-            Text(item.question),
-            title=f"item {item.position + 1} · {item.uuid}",
+            clipped(item.question),
+            title=Text(f"item {item.position + 1} · {item.uuid}"),
             title_align="left",
             padding=(1, 1),
         )
-        body.update(
-            Group(
-                question,
-                _meta(item, self.blind),
-                Text(""),
-                _tools_section(item, self.tools_open),
+        parts: list[RenderableType] = [question, _meta(item, self.blind), Text("")]
+        if self.tools_open and item.tools:
+            parts += [
+                _tools_head(item, True),
                 Text(""),
                 _answers(item, self.blind),
-            )
-        )
+                _tools(item),
+            ]
+        else:
+            parts += [_tools_head(item, False), Text(""), _answers(item, self.blind)]
+        body.update(Group(*parts))
 
 
-def _tools_section(item: Item, open_: bool) -> RenderableType:
+def _tools_head(item: Item, open_: bool) -> RenderableType:
     if not item.tools:
         return Text(
             "⚠ No tools offered to the model: any tool call is a hallucinated tool.",
             style="bold reverse",
         )
-    names = ", ".join(t.name for t in item.tools)
     head = Text()
-    head.append("▼ " if open_ else "▶ ", style="bold")
-    head.append(f"Tools ({item.n_tools}): ", style="bold")
-    head.append(names)
-    head.append("   t " + ("collapses" if open_ else "expands"), style="dim")
-    if not open_:
+    head.append(f"Tools ({item.n_tools})", style="bold")
+    if open_:
+        head.append("  full JSON below the answers · t: signatures", style="dim")
         return head
-    return Group(head, _tools(item))
+    head.append("  * required · t: full JSON", style="dim")
+    lines = [head]
+    for tool in item.tools:
+        line = Text("  ")
+        line.append(tool.signature[:LONG_TEXT])
+        description = str(tool.spec.get("description", "")).strip()
+        if description:
+            cut = description if len(description) <= 90 else description[:89] + "…"
+            line.append(f"  — {cut}", style="dim")
+        lines.append(line)
+    return Group(*lines)
 
 
 def _meta(item: Item, blind: bool) -> Text:
@@ -116,7 +142,7 @@ def _meta(item: Item, blind: bool) -> Text:
     ):
         if value:
             text.append(f"   {name} ", style="dim")
-            text.append(value)
+            text.append(value[:200])
     target = _target_tool_name(item)
     if target:
         text.append("   target tool ", style="dim")
@@ -128,6 +154,8 @@ def _meta(item: Item, blind: bool) -> Text:
 def _target_tool_name(item: Item) -> str | None:
     if not item.target_tool:
         return None
+    if len(item.target_tool) > LONG_TEXT:
+        return item.target_tool[:40] + "…"
     try:
         spec = json.loads(item.target_tool)
     except json.JSONDecodeError:
@@ -136,19 +164,18 @@ def _target_tool_name(item: Item) -> str | None:
 
 
 def _tools(item: Item) -> RenderableType:
-    if not item.tools:
-        return Text(
-            "This item offers no tools: any tool call is a hallucinated tool.", style="italic"
-        )
-    parts: list[RenderableType] = []
+    parts: list[RenderableType] = [Text("")]
     for index, tool in enumerate(item.tools, 1):
         parts.append(Text(f"{index}. {tool.name}", style="bold"))
-        pretty = tool.pretty()
+        pretty = tool.pretty() if len(tool.raw) <= 20 * LONG_TEXT else tool.raw
         lines = pretty.splitlines()
         if len(lines) > MAX_TOOL_LINES:
             pretty = "\n".join(
                 [*lines[:MAX_TOOL_LINES], f"… {len(lines) - MAX_TOOL_LINES} more lines"]
             )
+        if len(pretty) > 20 * LONG_TEXT:
+            parts.append(clipped(pretty, 20 * LONG_TEXT))
+            continue
         parts.append(
             Syntax(pretty, "json", theme="ansi_dark", word_wrap=True, background_color="default")
         )
@@ -161,7 +188,8 @@ def _answers(item: Item, blind: bool) -> Text:
     if known and not known <= {label.value for label in LABELS}:
         for name, answer in item.answers:
             text.append(f"{name}\n", style="bold")
-            text.append(f"{answer}\n\n")
+            text.append_text(clipped(answer))
+            text.append("\n\n")
         return text
     for label in LABELS:
         text_of = item.answer(label)
@@ -175,12 +203,15 @@ def _answers(item: Item, blind: bool) -> Text:
         if is_gold:
             text.append("  ◀ gold", style="bold")
         text.append("\n")
-        text.append(f"{_readable(text_of) if label is Label.TOOL_CALL else text_of}\n\n")
+        text.append_text(clipped(_readable(text_of) if label is Label.TOOL_CALL else text_of))
+        text.append("\n\n")
     return text
 
 
 def _readable(answer: str) -> str:
     """A tool-call answer as JSON with non-ASCII shown as characters (the file escapes it)."""
+    if len(answer) > LONG_TEXT:
+        return answer
     try:
         return json.dumps(json.loads(answer), ensure_ascii=False)
     except json.JSONDecodeError:

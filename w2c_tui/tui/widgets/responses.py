@@ -15,6 +15,7 @@ from textual.widgets import Static
 from w2c_tui.domain.labels import LABELS, Label, RaterKind, VerdictStatus
 from w2c_tui.domain.models import Verdict
 from w2c_tui.tui.cards import Card
+from w2c_tui.tui.widgets.item_view import LONG_TEXT, clipped
 
 if TYPE_CHECKING:
     from w2c_tui.tui.review_state import PendingLabel
@@ -179,6 +180,8 @@ def _render(card: Card, annotator: str | None, pending: PendingLabel | None) -> 
 def _response_text(text: str | None) -> RenderableType:
     if not text:
         return Text("(empty response)", style="italic")
+    if len(text) > LONG_TEXT:  # never highlight (or lay out) megabytes: cut, v shows it all
+        return clipped(text)
     stripped = text.strip()
     if stripped.startswith(("{", "[")):
         try:
