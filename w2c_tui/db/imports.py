@@ -6,7 +6,8 @@ import json
 from collections import defaultdict
 from dataclasses import asdict, replace
 
-from sqlalchemy import Engine, insert
+from sqlalchemy import Engine, bindparam, insert, update
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, func, select
 
 from w2c_tui.db.common import dataset_row, rater_row, target_model_row
@@ -105,13 +106,17 @@ class ImportWriter:
     ) -> ImportReport:
         if not items:
             return report
-        existing = dict(
-            session.exec(
-                select(ItemRow.uuid, ItemRow.content_hash).where(
-                    col(ItemRow.dataset_id) == dataset_id
-                )
-            ).all()
-        )
+        known = session.execute(
+            sa_select(
+                col(ItemRow.uuid),
+                col(ItemRow.content_hash),
+                col(ItemRow.id),
+                col(ItemRow.raw_line).is_(None),
+            ).where(col(ItemRow.dataset_id) == dataset_id)
+        ).all()
+        existing = {uuid: digest for uuid, digest, _id, _none in known}
+        no_raw = {uuid: item_id for uuid, _digest, item_id, none in known if none}
+        backfill: list[dict[str, object]] = []
         last = session.exec(
             select(func.max(ItemRow.position)).where(col(ItemRow.dataset_id) == dataset_id)
         ).one()
@@ -124,6 +129,8 @@ class ImportWriter:
             if record.uuid in existing:
                 if existing[record.uuid] == digest:
                     unchanged += 1
+                    if record.raw is not None and record.uuid in no_raw:
+                        backfill.append({"row_id": no_raw[record.uuid], "raw": record.raw})
                 else:
                     changed.append(record.uuid)
                 continue
@@ -131,6 +138,13 @@ class ImportWriter:
             new_rows.append(_item_values(record, dataset_id, position, digest))
         for start in range(0, len(new_rows), ITEM_BATCH):
             session.execute(insert(ItemRow), new_rows[start : start + ITEM_BATCH])
+        if backfill:  # items imported before their lines were kept get them now (same content)
+            session.connection().execute(
+                update(ItemRow)
+                .where(col(ItemRow.id) == bindparam("row_id"))
+                .values(raw_line=bindparam("raw")),
+                backfill,
+            )
         return replace(
             report, items_new=len(new_rows), items_unchanged=unchanged, items_changed=tuple(changed)
         )
@@ -316,4 +330,5 @@ def _item_values(
         "extra_json": dumps(record.extra),
         "content_hash": digest,
         "shuffle_key": shuffle_key(record.uuid),
+        "raw_line": record.raw,
     }

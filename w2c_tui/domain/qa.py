@@ -95,6 +95,9 @@ QA_FLAGS: tuple[QAFlagSpec, ...] = (
 
 QA_FLAG_CODES: frozenset[str] = frozenset(f.code for f in QA_FLAGS)
 
+ANY_FLAG = "any"
+"""Stands for every checklist flag where a flag code is asked for (filters, --drop-flagged)."""
+
 
 def flag_spec(code: str) -> QAFlagSpec:
     """The checklist entry for `code` (KeyError for an unknown code)."""
@@ -102,3 +105,11 @@ def flag_spec(code: str) -> QAFlagSpec:
         if spec.code == code:
             return spec
     raise KeyError(code)
+
+
+def flag_text(code: str) -> str:
+    """The checklist wording of `code` (the code itself when it is not a known flag)."""
+    try:
+        return flag_spec(code).text
+    except KeyError:
+        return code
