@@ -27,8 +27,8 @@ ITEM_COLUMNS: tuple[Column, ...] = (
     Column("n_tools", INT),
     Column("orig_tools", LIST),
     Column("held_out_param"),
-    Column("flags", LIST),
-    Column("flag_names", LIST),
+    Column("flags", ColumnType.CODES),
+    Column("flag_names", ColumnType.CODES),
 )
 """`position` is the 0-based place in the imported file; `tools` are the raw JSON strings."""
 

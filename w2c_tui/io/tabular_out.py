@@ -26,6 +26,9 @@ class ColumnType(StrEnum):
     TEXT = "text"
     INT = "int"
     TEXT_LIST = "text_list"
+    """A list of texts: JSON text in a CSV cell."""
+    CODES = "codes"
+    """A list of short names (flag codes): `a;b` in a CSV cell."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +49,7 @@ def _arrow_schema(columns: Sequence[Column]) -> Any:
         ColumnType.TEXT: pa.string(),
         ColumnType.INT: pa.int64(),
         ColumnType.TEXT_LIST: pa.list_(pa.string()),
+        ColumnType.CODES: pa.list_(pa.string()),
     }
     return pa.schema([pa.field(c.name, types[c.type]) for c in columns])
 

@@ -19,7 +19,6 @@ from w2c_tui.io.tabular_out import Column, ColumnType
 from w2c_tui.services.readings import Readings, UnitKind, build_readings
 
 ORDER = {f.code: n for n, f in enumerate(QA_FLAGS)}
-L = ColumnType.TEXT_LIST
 HEAD = (
     Column("unit_kind"),
     Column("uuid"),
@@ -35,10 +34,10 @@ HEAD = (
 TAIL = (
     Column("adjudicated"),
     Column("adjudicator"),
-    Column("flags", L),
-    Column("flag_names", L),
-    Column("flagged_by", L),
-    Column("notes", L),
+    Column("flags", ColumnType.CODES),
+    Column("flag_names", ColumnType.CODES),
+    Column("flagged_by", ColumnType.CODES),
+    Column("notes", ColumnType.TEXT_LIST),
 )
 
 

@@ -16,7 +16,12 @@ from w2c_tui.domain.review import ItemFilter, ToolCount
 
 
 class FilterDialog(ModalScreen[ItemFilter | None]):
-    """Chooses which items the list shows."""
+    """Chooses which items the list shows (fits a 100×30 terminal)."""
+
+    DEFAULT_CSS = """
+    FilterDialog .filter--wide { width: 2fr; }
+    FilterDialog #disagree { margin-top: 1; }
+    """
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
@@ -46,13 +51,13 @@ class FilterDialog(ModalScreen[ItemFilter | None]):
                     prompt="tools: any",
                     id="tools",
                 )
-            with Horizontal(classes="dialog--row"):
                 yield Select(
-                    [("any flag", ANY_FLAG)]
-                    + [(f"{spec.code}: {spec.text}", spec.code) for spec in QA_FLAGS],
-                    value=flt.flag if flt.flag else Select.NULL,
-                    prompt="QA flag (anyone's): any item",
-                    id="flag",
+                    [("labelled", "yes"), ("unlabelled", "no")],
+                    value=Select.NULL
+                    if flt.labelled is None
+                    else ("yes" if flt.labelled else "no"),
+                    prompt="labelled: any",
+                    id="labelled",
                 )
             with Horizontal(classes="dialog--row"):
                 yield Select(
@@ -62,25 +67,30 @@ class FilterDialog(ModalScreen[ItemFilter | None]):
                     id="source",
                 )
                 yield Select(
-                    [("labelled", "yes"), ("unlabelled", "no")],
-                    value=Select.NULL
-                    if flt.labelled is None
-                    else ("yes" if flt.labelled else "no"),
-                    prompt="labelled: any",
-                    id="labelled",
+                    [("any flag", ANY_FLAG)]
+                    + [(f"{spec.code}: {spec.text}", spec.code) for spec in QA_FLAGS],
+                    value=flt.flag if flt.flag else Select.NULL,
+                    prompt="QA flag (anyone's): any item",
+                    id="flag",
+                    classes="filter--wide",
                 )
             yield Checkbox(
-                "only items where a human and the judge disagree", value=flt.disagree, id="disagree"
+                "only items where a human and the judge disagree",
+                value=flt.disagree,
+                id="disagree",
+                compact=True,
             )
             yield Checkbox(
                 "disagreement queue: only items the raters disagree on, most disputed first",
                 value=flt.ranked,
                 id="ranked",
+                compact=True,
             )
             yield Checkbox(
                 "my queue: only the units assigned to me, in my queue's order",
                 value=flt.queue,
                 id="queue",
+                compact=True,
             )
             with Horizontal(classes="dialog--buttons"):
                 yield Button("Apply", variant="primary", id="apply")
