@@ -40,6 +40,9 @@ def flagged(db_url: str) -> list[str]:
         svc.review.set_note("ann", rows[1].id, "", "=HYPERLINK(1)")
         response = svc.review.detail(rows[2].id, None).responses[0]
         svc.review.label_response("ann", rows[2].id, response.id, Label.DIRECT)
+        svc.review.label_response("ben", rows[2].id, response.id, Label.TOOL_CALL)
+        [case] = [c for c in svc.adjudication.queue("demo") if c.response_id == response.id]
+        svc.adjudication.decide(case, "carol", Label.TOOL_CALL)
         return [r.uuid for r in rows]
     finally:
         svc.close()
@@ -126,7 +129,10 @@ def test_export_table_joins_raters_and_defuses_formulas(
     assert second["flags"] == "rfi_reason"
     labelled = [r for r in units if r["uuid"] == flagged[2] and r["human:ann"]]
     assert len(labelled) == 1 and labelled[0]["human:ann"] == "direct"
+    assert labelled[0]["human:ben"] == "tool_call"
+    assert (labelled[0]["adjudicated"], labelled[0]["adjudicator"]) == ("tool_call", "carol")
     assert labelled[0]["response"]
+    assert "adjudicator:carol" not in header  # a reference, not a rater column
     code, _, err = w2c(db_url, "export", "table", "--format", "parquet", "-o", str(out) + ".pq")
     assert code == 0, err
     import pyarrow.parquet as pq
@@ -146,7 +152,7 @@ def test_labels_export_has_gold_question_response_and_flag_names(
     assert first["flag_names"] == "Generic / vague terms (no specific values)"
     second = next(r for r in rows if r["item_uuid"] == flagged[1])
     assert second["note"] == "'=HYPERLINK(1)"  # a formula is shown as text
-    response = next(r for r in rows if r["target_model"])
+    response = next(r for r in rows if r["target_model"] and r["annotator"] == "ann")
     assert response["label"] == "direct" and response["response"]
     code, out, _ = w2c(db_url, "labels", "export", "--format", "jsonl")
     records = [json.loads(line) for line in out.splitlines()]
