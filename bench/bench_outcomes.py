@@ -6,7 +6,8 @@ annotators label 10 % of the items in item QA and flag 5 %, adjudicates a few, t
 QA summary, `items export` in each format, the preference pairs and the joined table.
 
     .venv/bin/python bench/bench_outcomes.py                       # 20,000 items
-    .venv/bin/python bench/bench_outcomes.py --items 3652 --source ../shared/data/when2call/when2call_test_llm_judge.jsonl
+    .venv/bin/python bench/bench_outcomes.py --items 3652 \
+        --source ../shared/data/when2call/when2call_test_llm_judge.jsonl
 """
 
 from __future__ import annotations
@@ -25,8 +26,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from w2c_tui.domain.labels import LABELS, Label  # noqa: E402
-from w2c_tui.domain.outcomes import CleanOptions, GoldSource, ItemFormat, Ratio  # noqa: E402
-from w2c_tui.domain.outcomes import TableFormat  # noqa: E402
+from w2c_tui.domain.outcomes import (  # noqa: E402
+    CleanOptions,
+    GoldSource,
+    ItemFormat,
+    Ratio,
+    TableFormat,
+)
 from w2c_tui.services import open_services  # noqa: E402
 
 DEMO = ROOT / "datasets" / "demo" / "when2call_demo.jsonl"
