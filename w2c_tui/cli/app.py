@@ -12,9 +12,11 @@ from w2c_tui.cli import (
     assign_cmd,
     data_cmd,
     db_cmd,
+    export_cmd,
     import_cmd,
     labels_cmd,
     metrics_cmd,
+    qa_cmd,
     report_cmd,
     run_cmd,
     team_cmd,
@@ -96,3 +98,6 @@ app.add_typer(assign_cmd.assign_app, name="assign")
 app.add_typer(team_cmd.team_app, name="team")
 app.add_typer(team_cmd.guidelines_app, name="guidelines")
 app.add_typer(team_cmd.adjudications_app, name="adjudications")
+app.add_typer(qa_cmd.qa_app, name="qa")
+app.add_typer(export_cmd.export_app, name="export")
+data_cmd.items_app.command("export")(export_cmd.items_export)

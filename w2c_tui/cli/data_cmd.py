@@ -8,6 +8,7 @@ import typer
 
 from w2c_tui.cli.context import console as make_console
 from w2c_tui.cli.context import print_json, services
+from w2c_tui.cli.outcome_options import FlagCode
 
 if TYPE_CHECKING:
     from w2c_tui.domain.models import ItemDetail
@@ -69,6 +70,10 @@ def items_list(
     tools: Annotated[str | None, typer.Option(help="Number of tools: 0, 1 or 2+.")] = None,
     source: Annotated[str | None, typer.Option(help="Only this source.")] = None,
     search: Annotated[str, typer.Option(help="Text in the question or uuid.")] = "",
+    flag: Annotated[
+        FlagCode | None,
+        typer.Option(help="Only items with this QA flag on (anyone's); `any`: any flag."),
+    ] = None,
     limit: Annotated[int | None, typer.Option(help="At most this many items.")] = None,
     offset: Annotated[int, typer.Option(help="Skip this many items.")] = 0,
     json_out: JsonOpt = False,
@@ -85,6 +90,7 @@ def items_list(
             tools=ToolCount(tools) if tools else None,
             source=source,
             search=search,
+            flag=flag.value if flag else None,
         )
     except ValueError as error:
         raise typer.BadParameter(str(error)) from error

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -13,6 +10,7 @@ from typing import Annotated
 import typer
 
 from w2c_tui.cli.context import services
+from w2c_tui.io.records_out import records_text
 
 labels_app = typer.Typer(help="Human labels.", no_args_is_help=True)
 
@@ -30,6 +28,10 @@ FIELDS = (
     "n_edits",
     "guideline_version",
     "seen",
+    "gold",
+    "question",
+    "response",
+    "flag_names",
 )
 
 
@@ -50,7 +52,8 @@ def export(
     dataset: Annotated[str | None, typer.Option(help="Only this dataset.")] = None,
 ) -> None:
     """Human labels with annotator, item uuid, target model (empty for item QA), label, QA
-    flags, note and timestamps: one record per annotator and labelled unit."""
+    flags (codes and wording), note, timestamps, the item's gold and question and the
+    response labelled: one record per annotator and labelled unit."""
     with services(ctx) as svc:
         records = svc.labels.export(dataset)
     rows = [
@@ -68,26 +71,20 @@ def export(
             "n_edits": r.n_edits,
             "guideline_version": r.guideline_version,
             "seen": r.seen,
+            "gold": r.gold.value if r.gold else None,
+            "question": r.question,
+            "response": r.response,
+            "flag_names": list(r.flag_names),
         }
         for r in records
     ]
-    buffer = io.StringIO()
-    if fmt is Format.JSONL:
-        for row in rows:
-            buffer.write(json.dumps(row, ensure_ascii=False) + "\n")
-    else:
-        writer = csv.DictWriter(buffer, fieldnames=FIELDS)
-        writer.writeheader()
-        for row in rows:
-            flags = row["flags"]
-            assert isinstance(flags, list)
-            writer.writerow({**row, "flags": ";".join(flags)})
+    text = records_text(rows, fmt.value, FIELDS)  # CSV cells that could run as formulas defused
     if output is None:
-        sys.stdout.write(buffer.getvalue())
+        sys.stdout.write(text)
         return
     output.parent.mkdir(parents=True, exist_ok=True)
     tmp = output.with_name(output.name + ".tmp")
-    tmp.write_text(buffer.getvalue(), encoding="utf-8")
+    tmp.write_text(text, encoding="utf-8")
     tmp.replace(output)
     typer.echo(f"wrote {len(rows)} label record(s) to {output}", err=True)
 

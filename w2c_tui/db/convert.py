@@ -39,6 +39,7 @@ def to_item(row: ItemRow, dataset: str) -> Item:
         target_tool=row.target_tool,
         orig_question=row.orig_question,
         extra=loads(row.extra_json),
+        raw_line=row.raw_line,
     )
 
 

@@ -6,11 +6,12 @@ import json
 from collections import defaultdict
 from dataclasses import asdict, replace
 
-from sqlalchemy import Engine, insert
-from sqlmodel import Session, col, func, select
+from sqlalchemy import Engine
+from sqlmodel import Session, col, select
 
 from w2c_tui.db.common import dataset_row, rater_row, target_model_row
 from w2c_tui.db.convert import dumps
+from w2c_tui.db.import_items import store_items
 from w2c_tui.db.tables import (
     DatasetRow,
     ImportLogRow,
@@ -25,13 +26,9 @@ from w2c_tui.domain.labels import VerdictStatus
 from w2c_tui.domain.records import (
     ImportBundle,
     ImportReport,
-    ItemRecord,
     RaterSpec,
     VerdictRecord,
 )
-from w2c_tui.domain.team import shuffle_key
-
-ITEM_BATCH = 2000
 
 
 class _DryRun(Exception):
@@ -58,7 +55,7 @@ class ImportWriter:
                 else:
                     ds = dataset_row(session, dataset)
                 assert ds.id is not None
-                report = self._items(session, ds.id, bundle.items, report)
+                report = store_items(session, ds.id, bundle.items, report)
                 if strict and report.items_changed:
                     raise StrictImportError(
                         f"{bundle.path}: {len(report.items_changed)} item(s) differ from the "
@@ -98,42 +95,6 @@ class ImportWriter:
             session.add(row)
             session.flush()
         return row
-
-    @staticmethod
-    def _items(
-        session: Session, dataset_id: int, items: tuple[ItemRecord, ...], report: ImportReport
-    ) -> ImportReport:
-        if not items:
-            return report
-        existing = dict(
-            session.exec(
-                select(ItemRow.uuid, ItemRow.content_hash).where(
-                    col(ItemRow.dataset_id) == dataset_id
-                )
-            ).all()
-        )
-        last = session.exec(
-            select(func.max(ItemRow.position)).where(col(ItemRow.dataset_id) == dataset_id)
-        ).one()
-        position = -1 if last is None else int(last)
-        new_rows: list[dict[str, object]] = []
-        unchanged = 0
-        changed: list[str] = []
-        for record in items:
-            digest = record.content_hash()
-            if record.uuid in existing:
-                if existing[record.uuid] == digest:
-                    unchanged += 1
-                else:
-                    changed.append(record.uuid)
-                continue
-            position += 1
-            new_rows.append(_item_values(record, dataset_id, position, digest))
-        for start in range(0, len(new_rows), ITEM_BATCH):
-            session.execute(insert(ItemRow), new_rows[start : start + ITEM_BATCH])
-        return replace(
-            report, items_new=len(new_rows), items_unchanged=unchanged, items_changed=tuple(changed)
-        )
 
     def _results(
         self, session: Session, dataset_id: int, bundle: ImportBundle, report: ImportReport
@@ -293,27 +254,3 @@ def _same(row: VerdictRow, record: VerdictRecord) -> bool:
         and row.raw == record.raw
         and json.loads(row.scores_json or "{}") == record.scores
     )
-
-
-def _item_values(
-    record: ItemRecord, dataset_id: int, position: int, digest: str
-) -> dict[str, object]:
-    return {
-        "dataset_id": dataset_id,
-        "uuid": record.uuid,
-        "position": position,
-        "kind": record.kind.value,
-        "question": record.question,
-        "tools_json": dumps(list(record.tools)),
-        "answers_json": dumps([list(a) for a in record.answers]),
-        "gold": record.gold.value if record.gold else None,
-        "n_tools": len(record.tools),
-        "source": record.source,
-        "source_id": record.source_id,
-        "held_out_param": record.held_out_param,
-        "target_tool": record.target_tool,
-        "orig_question": record.orig_question,
-        "extra_json": dumps(record.extra),
-        "content_hash": digest,
-        "shuffle_key": shuffle_key(record.uuid),
-    }

@@ -21,11 +21,13 @@ from w2c_tui.db.tables import (
     AssignmentPlanRow,
     AssignmentRow,
     ItemRow,
+    QAFlagRow,
     RaterRow,
     ResponseRow,
     VerdictRow,
 )
 from w2c_tui.domain.labels import RaterKind, VerdictStatus
+from w2c_tui.domain.qa import ANY_FLAG
 from w2c_tui.domain.review import ItemFilter, ListOrder, ReviewMode, ToolCount
 from w2c_tui.domain.team import AssignUnits
 
@@ -114,6 +116,23 @@ def disagreement_condition() -> Any:
     )
 
 
+def flag_condition(code: str) -> Any:
+    """Someone has this QA flag (any flag for ANY_FLAG) switched on for the item now: their
+    latest event for the item and code is an `on`."""
+    flag = aliased(QAFlagRow)
+    later = aliased(QAFlagRow)
+    newer = exists().where(
+        col(later.item_id) == col(flag.item_id),
+        col(later.rater_id) == col(flag.rater_id),
+        col(later.code) == col(flag.code),
+        col(later.id) > col(flag.id),
+    )
+    wanted = [] if code == ANY_FLAG else [col(flag.code) == code]
+    return exists().where(
+        col(flag.item_id) == col(ItemRow.id), col(flag.active).is_(True), *wanted, not_(newer)
+    )
+
+
 def conditions(spec: ListSpec) -> list[Any]:
     """All WHERE conditions of the list."""
     flt = spec.flt
@@ -135,6 +154,8 @@ def conditions(spec: ListSpec) -> list[Any]:
         out.append(labelled if flt.labelled else not_(labelled))
     if flt.disagree:
         out.append(disagreement_condition())
+    if flt.flag:
+        out.append(flag_condition(flt.flag))
     if flt.search:
         pattern = f"%{flt.search}%"
         out.append(or_(col(ItemRow.question).ilike(pattern), col(ItemRow.uuid).ilike(pattern)))

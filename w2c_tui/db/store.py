@@ -11,6 +11,7 @@ from w2c_tui.db.datasets import DatasetQueries
 from w2c_tui.db.engine import make_engine
 from w2c_tui.db.guidelines import GuidelineStore
 from w2c_tui.db.imports import ImportWriter
+from w2c_tui.db.item_qa import ItemQAQueries
 from w2c_tui.db.items import ItemQueries
 from w2c_tui.db.labels import LabelStore
 from w2c_tui.db.migrate import current_revision, head_revision, upgrade
@@ -33,6 +34,7 @@ class Store:
     assignments: AssignmentStore
     guidelines: GuidelineStore
     team: TeamQueries
+    item_qa: ItemQAQueries
 
     @classmethod
     def open(cls, url: str, *, migrate: bool = True) -> Store:
@@ -49,6 +51,7 @@ class Store:
             assignments=AssignmentStore(engine),
             guidelines=GuidelineStore(engine),
             team=TeamQueries(engine),
+            item_qa=ItemQAQueries(engine),
         )
 
     def revision(self) -> tuple[str | None, str]:

@@ -57,6 +57,9 @@ class ItemRow(SQLModel, table=True):
     shuffle_key: int = Field(default=0, sa_column=Column(BigInteger, nullable=False))
     """A fixed pseudo-random number per item (from its uuid): blind mode orders the list by it,
     mixed with the annotator's own key, so that position says nothing about the gold label."""
+    raw_line: str | None = Field(default=None, sa_column=Column(Text))
+    """The item's line in the imported file, exactly (test files): what `items export --format
+    when2call` writes for an untouched item. NULL for items imported before revision 0009."""
 
 
 class TargetModelRow(SQLModel, table=True):

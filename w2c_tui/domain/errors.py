@@ -41,3 +41,7 @@ class WriteError(W2CError):
         self.reason = reason
         self.retryable = retryable
         super().__init__(reason)
+
+
+class MissingExtraError(W2CError):
+    """An output format needs an optional extra that is not installed (the message names it)."""

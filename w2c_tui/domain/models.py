@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from w2c_tui.domain.labels import LABELS, ItemKind, Label, RaterKind, VerdictStatus
+from w2c_tui.domain.qa import flag_text
 from w2c_tui.domain.tools import signature
 
 
@@ -63,6 +64,8 @@ class Item:
     target_tool: str | None = None
     orig_question: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    raw_line: str | None = None
+    """The file's line as imported (None for items imported before raw lines were kept)."""
 
     @property
     def n_tools(self) -> int:
@@ -200,6 +203,16 @@ class LabelRecord:
     """The guideline version in force when the current label was made (None: none yet)."""
     seen: str | None = None
     """What the annotator had seen of the unit when labelling (blind, revealed, gold, open)."""
+    gold: Label | None = None
+    """The item's gold label as imported."""
+    question: str = ""
+    response: str | None = None
+    """The text of the labelled response (None for item QA)."""
+
+    @property
+    def flag_names(self) -> tuple[str, ...]:
+        """The checklist wording of each flag (the paper's Table 6)."""
+        return tuple(flag_text(code) for code in self.flags)
 
 
 @dataclass(frozen=True, slots=True)

@@ -97,6 +97,9 @@ QA_FLAGS: tuple[QAFlagSpec, ...] = (
 
 QA_FLAG_CODES: frozenset[str] = frozenset(f.code for f in QA_FLAGS)
 
+ANY_FLAG = "any"
+"""Stands for every checklist flag where a flag code is asked for (filters, --drop-flagged)."""
+
 
 def flag_spec(code: str) -> QAFlagSpec:
     """The checklist entry for `code` (KeyError for an unknown code)."""
@@ -123,3 +126,11 @@ def checks_for(gold: Label | None) -> tuple[list[QAFlagSpec], list[QAFlagSpec]]:
         (first if owner is None or owner is gold else rest).append(spec)
     question_first = sorted(first, key=lambda spec: spec.group not in QUESTION_GROUP_GOLD)
     return question_first, rest
+
+
+def flag_text(code: str) -> str:
+    """The checklist wording of `code` (the code itself when it is not a known flag)."""
+    try:
+        return flag_spec(code).text
+    except KeyError:
+        return code

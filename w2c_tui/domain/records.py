@@ -27,6 +27,9 @@ class ItemRecord:
     target_tool: str | None = None
     orig_question: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    raw: str | None = None
+    """The file's line exactly as read (without its line ending): an unchanged item is
+    exported byte for byte. Not part of the content hash."""
 
     def content_hash(self) -> str:
         """A hash of everything that defines the item (not the line number)."""

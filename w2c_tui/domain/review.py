@@ -53,6 +53,9 @@ class ItemFilter:
     """Only the annotator's assigned units, in their queue's seeded order."""
     order: ListOrder = ListOrder.FILE
     """File order or shuffled per annotator (not a filter: it never hides an item)."""
+    flag: str | None = None
+    """Only items with this item-QA flag switched on by anyone (a code of domain.qa, or
+    "any" for any flag)."""
 
     def with_(self, **changes: object) -> ItemFilter:
         """A copy with some fields changed."""
@@ -80,6 +83,8 @@ class ItemFilter:
             parts.append("labelled" if self.labelled else "unlabelled")
         if self.disagree:
             parts.append("human≠judge")
+        if self.flag:
+            parts.append(f"flag={self.flag}")
         if self.search:
             parts.append(f"search={self.search!r}")
         if self.ranked:

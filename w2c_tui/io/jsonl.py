@@ -103,12 +103,20 @@ def iter_objects(
     path: Path, data: bytes, progress: Progress | None = None
 ) -> Iterator[tuple[int, dict[str, Any]]]:
     """(1-based line number, object) for every non-blank line of `data` read from `path`."""
+    for number, value, _raw in iter_lines(path, data, progress):
+        yield number, value
+
+
+def iter_lines(
+    path: Path, data: bytes, progress: Progress | None = None
+) -> Iterator[tuple[int, dict[str, Any], str]]:
+    """(line number, object, the line's text without its ending) for every non-blank line."""
     for number, raw, consumed in _physical_lines(data):
         value = _parse_line(path, number, raw)
         if progress is not None:
             progress.advance(consumed)
         if value is not None:
-            yield number, value
+            yield number, value, raw.decode("utf-8")
 
 
 def first_object(path: Path) -> tuple[int, dict[str, Any]] | None:

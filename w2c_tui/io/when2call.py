@@ -7,7 +7,7 @@ from typing import Any
 
 from w2c_tui.domain.labels import LABELS, ItemKind
 from w2c_tui.domain.records import ImportBundle, ItemRecord
-from w2c_tui.io.jsonl import Progress, ProgressCallback, iter_objects, read_bytes, sha256_hex
+from w2c_tui.io.jsonl import Progress, ProgressCallback, iter_lines, read_bytes, sha256_hex
 from w2c_tui.io.validate import (
     LABEL_NAMES,
     fail,
@@ -93,8 +93,8 @@ def _target_tool(obj: dict[str, Any], path: Path, line: int) -> str | None:
     return json_object_text(value, path, line, "target_tool")
 
 
-def parse_item(obj: dict[str, Any], path: Path, line: int) -> ItemRecord:
-    """One test-item line as an ItemRecord."""
+def parse_item(obj: dict[str, Any], path: Path, line: int, raw: str | None = None) -> ItemRecord:
+    """One test-item line as an ItemRecord (`raw`: the line as read, kept for exports)."""
     uuid = require_str(obj, "uuid", path, line, non_empty=True)
     question = require_str(obj, "question", path, line)
     gold = parse_label(require_str(obj, "correct_answer", path, line), path, line, "correct_answer")
@@ -120,6 +120,7 @@ def parse_item(obj: dict[str, Any], path: Path, line: int) -> ItemRecord:
         target_tool=_target_tool(obj, path, line),
         orig_question=optional_str(obj, "orig_question", path, line),
         extra=extra,
+        raw=raw,
     )
 
 
@@ -129,8 +130,8 @@ def read(path: Path, progress: ProgressCallback | None = None) -> ImportBundle:
     tracker = Progress(progress, len(data))
     items: list[ItemRecord] = []
     first_line: dict[str, int] = {}
-    for line, obj in iter_objects(path, data, tracker):
-        item = parse_item(obj, path, line)
+    for line, obj, raw in iter_lines(path, data, tracker):
+        item = parse_item(obj, path, line, raw)
         if item.uuid in first_line:
             raise fail(
                 path,

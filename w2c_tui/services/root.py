@@ -17,7 +17,10 @@ from w2c_tui.services.review import ReviewService
 if TYPE_CHECKING:
     from w2c_tui.services.adjudication import AdjudicationService
     from w2c_tui.services.agreement import AgreementService
+    from w2c_tui.services.exports import ExportService
     from w2c_tui.services.metrics import MetricsService
+    from w2c_tui.services.preference import PreferenceService
+    from w2c_tui.services.qa_summary import QASummaryService
     from w2c_tui.services.runs import RunService
     from w2c_tui.services.team import TeamService
 
@@ -43,6 +46,9 @@ class Services:
     _runs: RunService | None = field(default=None, repr=False)
     _team: TeamService | None = field(default=None, repr=False)
     _adjudication: AdjudicationService | None = field(default=None, repr=False)
+    _qa: QASummaryService | None = field(default=None, repr=False)
+    _exports: ExportService | None = field(default=None, repr=False)
+    _preference: PreferenceService | None = field(default=None, repr=False)
 
     @property
     def agreement(self) -> AgreementService:
@@ -88,6 +94,33 @@ class Services:
 
             self._adjudication = AdjudicationService(self.store)
         return self._adjudication
+
+    @property
+    def qa(self) -> QASummaryService:
+        """The item-QA summary (the paper's Table 6 per gold class)."""
+        from w2c_tui.services.qa_summary import QASummaryService
+
+        if self._qa is None:
+            self._qa = QASummaryService(self.store)
+        return self._qa
+
+    @property
+    def exports(self) -> ExportService:
+        """Cleaned datasets with their changelog, and the joined analysis table."""
+        from w2c_tui.services.exports import ExportService
+
+        if self._exports is None:
+            self._exports = ExportService(self.store)
+        return self._exports
+
+    @property
+    def preference(self) -> PreferenceService:
+        """Preference pairs for RPO/DPO training."""
+        from w2c_tui.services.preference import PreferenceService
+
+        if self._preference is None:
+            self._preference = PreferenceService(self.store)
+        return self._preference
 
     def close(self) -> None:
         """Release the database."""
