@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -19,9 +20,11 @@ from textual.widgets.selection_list import Selection
 from textual.worker import Worker, WorkerState
 
 from w2c_tui.domain.dashboard import DashboardDoc
+from w2c_tui.domain.qa_summary import QASummary
 from w2c_tui.tui.dashboard import judges, metrics, overview, slices
 from w2c_tui.tui.dashboard.common import middle, natural_width
 from w2c_tui.tui.widgets.drill import DrillDown
+from w2c_tui.tui.widgets.qa_summary import render_qa_summary
 
 if TYPE_CHECKING:
     from w2c_tui.services import Services
@@ -30,7 +33,7 @@ SLICINGS: list[str | None] = [None, "gold", "tools", "source", "model"]
 NARROW = 120
 """Below this many columns the raters list starts hidden."""
 KEYS = [
-    ("1–6", "tabs: overview · judges · drill-down · calibration · metrics · slices"),
+    ("1–7", "tabs: overview · judges · drill-down · calibration · metrics · slices · QA summary"),
     ("d", "drill-down: next rater"),
     ("m", "drill-down: into the matrix (arrows pick a cell, its units appear below)"),
     ("enter", "on a unit: open it on the review screen (a brings you back here)"),
@@ -84,6 +87,7 @@ class AgreementScreen(Screen[int | None]):
                 (4, "tab-calibration", "calibration"),
                 (5, "tab-metrics", "metrics"),
                 (6, "tab-slices", "slices"),
+                (7, "tab-qa", "QA summary"),
             )
         ],
     ]
@@ -124,6 +128,8 @@ class AgreementScreen(Screen[int | None]):
                     yield from _scroll("panel-metrics")
                 with TabPane("6 Slices", id="tab-slices"):
                     yield from _scroll("panel-slices")
+                with TabPane("7 QA", id="tab-qa"):
+                    yield from _scroll("panel-qa")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -150,8 +156,8 @@ class AgreementScreen(Screen[int | None]):
         self.compute()
 
     @work(thread=True, exclusive=True, name="agreement")
-    def compute(self) -> DashboardDoc:
-        """Build the dashboard document in a worker thread."""
+    def compute(self) -> tuple[DashboardDoc, QASummary]:
+        """Build the dashboard document (and the QA summary) in a worker thread."""
         from w2c_tui.domain.dashboard import SliceBy
         from w2c_tui.domain.review import UnitKind
 
@@ -171,21 +177,22 @@ class AgreementScreen(Screen[int | None]):
             by=SliceBy(self.view.by) if self.view.by else None,
         )
         document["all_raters"] = every
-        return document
+        return document, self.services.qa.summary(self.dataset)
 
     @on(Worker.StateChanged)
     def worker_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.name != "agreement":
             return
-        if event.state is WorkerState.SUCCESS and isinstance(event.worker.result, dict):
-            self.show(event.worker.result)  # type: ignore[arg-type]
+        if event.state is WorkerState.SUCCESS and isinstance(event.worker.result, tuple):
+            document, qa = event.worker.result
+            self.show(document, qa)
         elif event.state is WorkerState.ERROR:
             self.query_one(TabbedContent).loading = False
             self._status(f"could not compute agreement: {event.worker.error}")
             self.notify(str(event.worker.error), severity="error", title="Agreement", markup=False)
 
-    def show(self, document: DashboardDoc) -> None:
-        """Render every panel from a dashboard document."""
+    def show(self, document: DashboardDoc, qa: QASummary | None = None) -> None:
+        """Render every panel from a dashboard document (and the QA summary)."""
         self.document = document
         meta = document["meta"]
         self.query_one(TabbedContent).loading = False
@@ -207,6 +214,7 @@ class AgreementScreen(Screen[int | None]):
             ("#panel-calibration", metrics.calibration(document)),
             ("#panel-metrics", metrics.metrics(document)),
             ("#panel-slices", slices.slices(document)),
+            ("#panel-qa", render_qa_summary(qa) if qa else Text("No QA summary.")),
         ):
             static = self.query_one(panel, Static)
             static.update(renderable)
