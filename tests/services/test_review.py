@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import sqlite3
+from dbfixtures import query
 
 from w2c_tui.domain.labels import Label, RaterKind, VerdictStatus
 from w2c_tui.domain.models import ItemDetail
@@ -18,14 +18,16 @@ def first_detail(services: Services, index: int = 0) -> ItemDetail:
     return services.review.detail(row.id, "alice")
 
 
-def verdict_rows(services: Services) -> list[tuple[int, str | None, str, int, int | None]]:
-    with sqlite3.connect(services.url.removeprefix("sqlite:///")) as db:
-        return list(
-            db.execute(
-                "SELECT v.id, v.label, v.status, v.is_current, v.supersedes_id FROM verdict v "
-                "JOIN rater r ON r.id = v.rater_id WHERE r.kind = 'human' ORDER BY v.id"
-            )
+def verdict_rows(services: Services) -> list[tuple[object, ...]]:
+    """(id, label, status, is_current, supersedes_id) of every human verdict, oldest first."""
+    return [
+        (*row[:3], bool(row[3]), row[4])
+        for row in query(
+            services.url,
+            "SELECT v.id, v.label, v.status, v.is_current, v.supersedes_id FROM verdict v "
+            "JOIN rater r ON r.id = v.rater_id WHERE r.kind = 'human' ORDER BY v.id",
         )
+    ]
 
 
 def test_label_is_durable_and_edits_keep_history(demo: Services) -> None:
@@ -37,7 +39,7 @@ def test_label_is_durable_and_edits_keep_history(demo: Services) -> None:
     second = demo.review.label_response("alice", detail.item.id, response.id, Label.DIRECT)
     assert second is not None and second.previous_label is Label.TOOL_CALL
     rows = verdict_rows(demo)
-    assert [(r[1], r[3]) for r in rows] == [("tool_call", 0), ("direct", 1)]
+    assert [(r[1], r[3]) for r in rows] == [("tool_call", False), ("direct", True)]
     assert rows[1][4] == rows[0][0]  # the edit points at what it replaced
     [record] = demo.labels.export()
     assert (

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from w2c_tui.services import Services
 from w2c_tui.tui.app import W2CApp
 
 SIZE = (160, 45)
+# Snapshots are named after the test, so they render from SQLite alone;
+# test_same_screens.py shows PostgreSQL renders the same screens.
+pytestmark = pytest.mark.sqlite_only
 
 
 async def settle(pilot: Any) -> None:
