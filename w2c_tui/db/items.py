@@ -10,7 +10,7 @@ from sqlalchemy import select as sa_select
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
-from w2c_tui.db.common import dataset_row, target_model_names
+from w2c_tui.db.common import chunked, dataset_row, target_model_names
 from w2c_tui.db.convert import to_item, to_rater, to_verdict
 from w2c_tui.db.tables import (
     DatasetRow,
@@ -193,8 +193,12 @@ class ItemQueries:
                 col(ItemRow.n_tools),
                 func.substr(col(ItemRow.question), 1, QUESTION_PREVIEW),
                 labelled,
-            ).where(col(ItemRow.id).in_(list(ids)))
-            found = {row[0]: _line(*row) for row in session.execute(query).all()}
+            )
+            found = {
+                row[0]: _line(*row)
+                for chunk in chunked(ids)
+                for row in session.execute(query.where(col(ItemRow.id).in_(chunk))).all()
+            }
             return [found[i] for i in ids if i in found]
 
     def index_of(
