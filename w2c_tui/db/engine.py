@@ -23,6 +23,14 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def display_url(url: str) -> str:
+    """`url` fit to show or log: any password replaced by ***."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # not a URL at all: show no part of it that could be a secret
+        return "(a database URL that cannot be parsed)"
+
+
 def make_engine(url: str, *, migrate: bool = True) -> Engine:
     """An engine for `url` (any SQLAlchemy URL); the schema is brought up to date first."""
     parsed = make_url(url)
