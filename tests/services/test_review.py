@@ -141,7 +141,20 @@ def test_search_and_find(demo: Services) -> None:
     assert demo.review.count("demo", ItemFilter(search="no such words here"), QA, None) == 0
     row = demo.review.window("demo", ItemFilter(), QA, None, 5, 1)[0]
     assert demo.review.find("demo", row.uuid[:13]).id == row.id
+    assert demo.review.find("demo", row.uuid[:13].upper()).id == row.id  # any case, both dbs
     assert demo.review.index_of("demo", ItemFilter(), QA, None, row.id) == 5
+
+
+def test_search_is_the_same_on_every_backend(demo: Services) -> None:
+    every = demo.review.window("demo", ItemFilter(), QA, None, 0, 100)
+    details = [demo.review.detail(r.id, None).item.question for r in every]
+    zurich = sum("zürich" in q.lower() for q in details)
+    assert zurich >= 1
+    for text in ("zürich", "ZÜRICH", "Zürich"):  # case-insensitive beyond ASCII
+        assert demo.review.count("demo", ItemFilter(search=text), QA, None) == zurich
+    for literal in ("%", "_", "40%"):  # wildcards are searched for, not matched by
+        expected = sum(literal in q for q in details)
+        assert demo.review.count("demo", ItemFilter(search=literal), QA, None) == expected
 
 
 def test_disagreement_queue_ranks_disputed_items(demo: Services) -> None:

@@ -21,6 +21,13 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA busy_timeout=10000")
     cursor.execute("PRAGMA synchronous=FULL")
     cursor.close()
+    # SQLite's own lower() folds ASCII only; PostgreSQL's folds every letter. The same search
+    # finds the same items on both (ILIKE / icontains compile to lower() on SQLite).
+    dbapi_connection.create_function("lower", 1, _lower, deterministic=True)
+
+
+def _lower(value: Any) -> Any:
+    return value.lower() if isinstance(value, str) else value
 
 
 def display_url(url: str) -> str:

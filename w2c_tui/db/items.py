@@ -108,10 +108,12 @@ def filter_conditions(
         conditions.append(labelled if flt.labelled else not_(labelled))
     if flt.disagree:
         conditions.append(disagreement_condition())
-    if flt.search:
-        pattern = f"%{flt.search}%"
+    if flt.search:  # case-insensitive (SQLite's lower() is made Unicode-aware in engine.py)
         conditions.append(
-            or_(col(ItemRow.question).ilike(pattern), col(ItemRow.uuid).ilike(pattern))
+            or_(
+                col(ItemRow.question).icontains(flt.search, autoescape=True),
+                col(ItemRow.uuid).icontains(flt.search, autoescape=True),
+            )
         )
     return conditions
 
@@ -263,7 +265,10 @@ class ItemQueries:
             assert ds.id is not None
             rows = session.exec(
                 select(ItemRow)
-                .where(col(ItemRow.dataset_id) == ds.id, col(ItemRow.uuid).startswith(uuid.strip()))
+                .where(
+                    col(ItemRow.dataset_id) == ds.id,
+                    func.lower(col(ItemRow.uuid)).startswith(uuid.strip().lower(), autoescape=True),
+                )
                 .limit(2)
             ).all()
             exact = [r for r in rows if r.uuid == uuid.strip()]
