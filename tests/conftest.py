@@ -15,6 +15,17 @@ REPO = Path(__file__).resolve().parents[1]
 BACKENDS = ("sqlite", "postgresql")
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slowest tests first (`@pytest.mark.slow(minutes=N)`): with several workers
+    (pytest -n) they start at once and the other tests run beside them."""
+
+    def minutes(item: pytest.Item) -> float:
+        marker = item.get_closest_marker("slow")
+        return -float(marker.kwargs.get("minutes", 0.5)) if marker else 0.0
+
+    items.sort(key=minutes)
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Every test that uses the database runs on each backend (unless marked sqlite_only)."""
     if "db_backend" in metafunc.fixturenames and not metafunc.definition.get_closest_marker(

@@ -37,7 +37,7 @@ def write_items(path: Path, n: int) -> None:
             out.write(json.dumps(record) + "\n")
 
 
-@pytest.mark.slow
+@pytest.mark.slow(minutes=6)
 def test_a_run_over_70000_items_completes_on_postgresql(pg_url: str, tmp_path: Path) -> None:
     items = tmp_path / "big.jsonl"
     write_items(items, N_ITEMS)
