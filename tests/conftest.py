@@ -1,4 +1,4 @@
-"""Fixtures shared by every test layer: isolated paths, a real SQLite store, the demo."""
+"""Fixtures shared by every test layer: isolated paths, a real store on each backend, the demo."""
 
 from __future__ import annotations
 
@@ -7,10 +7,31 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from dbfixtures import PG_ENV, PgServer, unavailable
 
 from w2c_tui.services import Services, open_services
 
 REPO = Path(__file__).resolve().parents[1]
+BACKENDS = ("sqlite", "postgresql")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slowest tests first (`@pytest.mark.slow(minutes=N)`): with several workers
+    (pytest -n) they start at once and the other tests run beside them."""
+
+    def minutes(item: pytest.Item) -> float:
+        marker = item.get_closest_marker("slow")
+        return -float(marker.kwargs.get("minutes", 0.5)) if marker else 0.0
+
+    items.sort(key=minutes)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Every test that uses the database runs on each backend (unless marked sqlite_only)."""
+    if "db_backend" in metafunc.fixturenames and not metafunc.definition.get_closest_marker(
+        "sqlite_only"
+    ):
+        metafunc.parametrize("db_backend", BACKENDS)
 
 
 @pytest.fixture(autouse=True)
@@ -24,14 +45,61 @@ def isolated_paths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def db_url(tmp_path: Path) -> str:
-    """A fresh SQLite file in tmp_path."""
-    return f"sqlite:///{tmp_path / 'db' / 'w2c.db'}"
+def db_backend() -> str:
+    """The database backend of this test (parametrised by pytest_generate_tests)."""
+    return "sqlite"
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """The PostgreSQL server named by W2C_TEST_PG_URL (./scripts/test starts one)."""
+    url = os.environ.get(PG_ENV)
+    if not url:
+        unavailable(
+            "PostgreSQL",
+            f"{PG_ENV} is not set (./scripts/test starts a throwaway cluster where PostgreSQL "
+            "is installed or can be installed with apt-get as root)",
+        )
+        raise AssertionError("unreachable")
+    server = PgServer(url)
+    yield server
+    server.close()
+
+
+def _database(request: pytest.FixtureRequest, tmp_path: Path, *, migrated: bool) -> Iterator[str]:
+    if request.getfixturevalue("db_backend") == "sqlite":
+        yield f"sqlite:///{tmp_path / 'db' / 'w2c.db'}"
+        return
+    server: PgServer = request.getfixturevalue("pg_server")
+    url = server.fresh(migrated=migrated)
+    yield url
+    server.drop(url)
+
+
+@pytest.fixture
+def db_url(db_backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A database of its own for this test: a new SQLite file, or a new PostgreSQL database
+    copied from a template migrated once per session."""
+    yield from _database(request, tmp_path, migrated=True)
+
+
+@pytest.fixture
+def empty_db_url(db_backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A database of its own with no tables at all (migration tests)."""
+    yield from _database(request, tmp_path, migrated=False)
+
+
+@pytest.fixture
+def pg_url(pg_server: PgServer) -> Iterator[str]:
+    """A migrated PostgreSQL database of its own (tests about PostgreSQL alone)."""
+    url = pg_server.fresh()
+    yield url
+    pg_server.drop(url)
 
 
 @pytest.fixture
 def services(db_url: str) -> Iterator[Services]:
-    """Services over an empty, migrated SQLite file."""
+    """Services over an empty, migrated database."""
     svc = open_services(db_url)
     yield svc
     svc.close()

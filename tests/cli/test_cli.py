@@ -109,10 +109,10 @@ def test_unknown_item_and_dataset_exit_1(db_url: str) -> None:
     assert code == 1 and "no dataset named 'nope'" in err
 
 
-def test_db_upgrade_reports_revision(db_url: str) -> None:
-    code, out, _ = w2c(db_url, "db", "upgrade")
+def test_db_upgrade_reports_revision(empty_db_url: str) -> None:
+    code, out, _ = w2c(empty_db_url, "db", "upgrade")
     assert code == 0 and "upgraded from revision empty" in out
-    code, out, _ = w2c(db_url, "db", "upgrade")
+    code, out, _ = w2c(empty_db_url, "db", "upgrade")
     assert "already at revision" in out
 
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
-
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from dbfixtures import query, table_names
+from sqlalchemy import text
 from sqlmodel import SQLModel
 
 from w2c_tui.db import tables  # noqa: F401  (registers the tables on SQLModel.metadata)
@@ -28,34 +28,41 @@ def test_migrations_build_exactly_the_declared_tables(db_url: str) -> None:
     assert diff == []
 
 
-def test_upgrade_from_first_revision_keeps_labels(tmp_path: Path) -> None:
-    path = tmp_path / "old.db"
-    url = f"sqlite:///{path}"
-    engine = make_engine(url, migrate=False)
+def test_upgrade_from_first_revision_keeps_labels(empty_db_url: str) -> None:
+    engine = make_engine(empty_db_url, migrate=False)
     upgrade(engine, "0001")
     assert current_revision(engine) == "0001"
-    engine.dispose()
     # A database as revision 0001 wrote it, with one human label, filled in by hand.
-    with sqlite3.connect(path) as db:
+    with engine.begin() as db:
         db.execute(
-            "INSERT INTO dataset (id, name, kind, imported_at) "
-            "VALUES (1, 'old', 'when2call_test', '2026-01-01 00:00:00')"
+            text(
+                "INSERT INTO dataset (name, kind, imported_at) "
+                "VALUES ('old', 'when2call_test', '2026-01-01 00:00:00')"
+            )
         )
         db.execute(
-            "INSERT INTO item (id, dataset_id, uuid, position, kind, question, tools_json,"
-            " answers_json, gold, n_tools, extra_json, content_hash) VALUES (1, 1, 'u-1',"
-            " 0, 'test', 'Weather in Bern?', '[]', '[]', 'cannot_answer', 0, '{}', 'h')"
+            text(
+                "INSERT INTO item (dataset_id, uuid, position, kind, question, tools_json,"
+                " answers_json, gold, n_tools, extra_json, content_hash) SELECT id, 'u-1',"
+                " 0, 'test', 'Weather in Bern?', '[]', '[]', 'cannot_answer', 0, '{}', 'h'"
+                " FROM dataset WHERE name = 'old'"
+            )
         )
         db.execute(
-            "INSERT INTO rater (id, key, kind, name, config_json, created_at) VALUES "
-            "(1, 'human:ann:x', 'human', 'ann', '{}', '2026-01-01 00:00:00')"
+            text(
+                "INSERT INTO rater (key, kind, name, config_json, created_at) VALUES "
+                "('human:ann:x', 'human', 'ann', '{}', '2026-01-01 00:00:00')"
+            )
         )
         db.execute(
-            "INSERT INTO verdict (rater_id, item_id, label, status, scores_json, "
-            "is_current, created_at) VALUES (1, 1, 'cannot_answer', 'ok', '{}', 1, "
-            "'2026-01-02 10:00:00')"
+            text(
+                "INSERT INTO verdict (rater_id, item_id, label, status, scores_json, "
+                "is_current, created_at) SELECT rater.id, item.id, 'cannot_answer', 'ok', '{}',"
+                " TRUE, '2026-01-02 10:00:00' FROM rater, item"
+            )
         )
-    services = open_services(url)  # opening upgrades
+    engine.dispose()
+    services = open_services(empty_db_url)  # opening upgrades
     try:
         assert services.db_revision() == (head_revision(), head_revision())
         records = services.labels.export()
@@ -63,13 +70,21 @@ def test_upgrade_from_first_revision_keeps_labels(tmp_path: Path) -> None:
             ("ann", "u-1", Label.CANNOT_ANSWER)
         ]
         assert services.datasets.all()[0].n_human_labels == 1
+        item = services.review.window("old", *_qa())[0]
+        services.review.label_item("bob", item.id, Label.REQUEST_FOR_INFO)  # new rows insert
     finally:
         services.close()
-    with sqlite3.connect(path) as db:
-        tables_now = {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
-    assert {"import_log", "assignment"} <= tables_now
+    assert {"import_log", "assignment"} <= set(table_names(empty_db_url))
+    assert query(empty_db_url, "SELECT COUNT(*) FROM verdict") == [(2,)]
 
 
+def _qa() -> tuple[object, ...]:
+    from w2c_tui.domain.review import ItemFilter, ReviewMode
+
+    return ItemFilter(), ReviewMode.ITEM_QA, None, 0, 10
+
+
+@pytest.mark.sqlite_only
 def test_sqlite_is_set_up_for_durability(db_url: str) -> None:
     engine = make_engine(db_url)
     with engine.connect() as connection:

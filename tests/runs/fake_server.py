@@ -107,6 +107,8 @@ class FakeOpenAI:
     """True: prompts ending in "." generate no token (an EOS the reply leaves out) even when
     max_tokens ≥ 1, and usage counts none for them."""
     seen: list[Seen] = field(default_factory=list)
+    keep_bodies: bool = True
+    """False: `seen` records requests without their bodies (long runs stay small in memory)."""
     max_in_flight: int = 0
     _in_flight: int = 0
     _faults: dict[str, int] = field(default_factory=dict)
@@ -147,7 +149,8 @@ class FakeOpenAI:
         self, method: str, path: str, body: dict[str, Any] | None, auth: str | None, raw: str
     ) -> tuple[int, dict[str, str], bytes]:
         with self._lock:
-            self.seen.append(Seen(path, body, auth, time.monotonic()))
+            kept = body if self.keep_bodies else None
+            self.seen.append(Seen(path, kept, auth, time.monotonic()))
             self._in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self._in_flight)
         try:

@@ -1,13 +1,12 @@
-"""The openai backend through the run service: generate, then judge, into a real SQLite store."""
+"""The openai backend through the run service: generate, then judge, into a real store."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("openai")
 
+from dbfixtures import everything_stored
 from fake_server import FakeOpenAI
 
 from w2c_tui.domain.runs import Backend, Method, RunConfig, RunStatus
@@ -46,5 +45,4 @@ def test_generate_then_judge_through_the_service(
     described = demo.runs.describe(judge_id)
     assert described["judge_prompt_version"].startswith("when2call-judge-v1@")
     assert described["structured_output"] is True
-    database = Path(demo.url.removeprefix("sqlite:///")).read_bytes()
-    assert SECRET.encode() not in database
+    assert SECRET not in everything_stored(demo.url)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import sqlite3
 import time
 from collections.abc import Callable
 
@@ -13,6 +12,7 @@ import pytest
 
 pytest.importorskip("openai")
 
+from dbfixtures import query
 from fake_server import FakeOpenAI
 
 from w2c_tui.domain.runs import Backend, Method, RunConfig, RunStatus
@@ -57,12 +57,13 @@ def test_sigkill_then_resume_does_every_task_exactly_once(demo: Services) -> Non
             os.waitpid(resumed_pid, 0)
     final = demo.runs.get(run_id)
     assert (final.n_done, final.n_error, final.n_total) == (N_ITEMS, 0, N_ITEMS)
-    with sqlite3.connect(demo.url.removeprefix("sqlite:///")) as db:
-        tasks = db.execute(
-            "SELECT item_id, COUNT(*) FROM run_result WHERE run_id = ? GROUP BY item_id", (run_id,)
-        ).fetchall()
-        responses = db.execute(
-            "SELECT COUNT(*) FROM response WHERE run_id = ?", (run_id,)
-        ).fetchone()[0]
+    tasks = query(
+        demo.url,
+        "SELECT item_id, COUNT(*) FROM run_result WHERE run_id = :run GROUP BY item_id",
+        run=run_id,
+    )
+    [(responses,)] = query(
+        demo.url, "SELECT COUNT(*) FROM response WHERE run_id = :run", run=run_id
+    )
     assert len(tasks) == N_ITEMS and all(count == 1 for _, count in tasks)
     assert responses == N_ITEMS  # no task stored twice, none lost

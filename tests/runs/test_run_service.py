@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
+from dbfixtures import query
 
 from w2c_tui.domain.labels import Label, RaterKind, VerdictStatus
 from w2c_tui.domain.runs import (
@@ -111,12 +111,12 @@ def test_kill_and_resume_finishes_each_task_exactly_once(
     demo.runs.resume(run_id, launch=False)
     info = demo.runs.execute(run_id)
     assert (info.status, info.n_done, info.n_total) == (RunStatus.DONE, 16, 16)
-    with sqlite3.connect(demo.url.removeprefix("sqlite:///")) as db:
-        per_task = db.execute(
-            "SELECT item_id, sample_index, COUNT(*) FROM run_result WHERE "
-            "run_id = ? GROUP BY item_id, sample_index",
-            (run_id,),
-        ).fetchall()
+    per_task = query(
+        demo.url,
+        "SELECT item_id, sample_index, COUNT(*) FROM run_result WHERE "
+        "run_id = :run GROUP BY item_id, sample_index",
+        run=run_id,
+    )
     assert len(per_task) == 16 and all(count == 1 for _, _, count in per_task)
 
 
@@ -216,19 +216,17 @@ def test_judge_needs_a_target_and_openai_a_url(demo: Services) -> None:
 
 
 def test_cancel_stops_a_running_run(demo: Services, monkeypatch: pytest.MonkeyPatch) -> None:
-    made = use(monkeypatch)
+    def cancelled_at_the_third(task: Task) -> Label:
+        if len(made[0].seen) == 3:  # as `w2c run cancel` would, from another process
+            demo.store.runs.update(run_id, status=RunStatus.CANCELLING)
+        return Label.TOOL_CALL
+
+    made = use(monkeypatch, label_of=cancelled_at_the_third)
     run_id = demo.runs.create(config())
-    original = demo.store.runs.record
-
-    def record_then_cancel(*args: Any, **kwargs: Any) -> bool:
-        ok = original(*args, **kwargs)
-        demo.store.runs.update(run_id, status=RunStatus.CANCELLING)
-        return ok
-
-    monkeypatch.setattr(demo.store.runs, "record", record_then_cancel)
     monkeypatch.setattr("w2c_tui.services.runs.time.monotonic", _clock())
     info = demo.runs.execute(run_id)
     assert info.status is RunStatus.CANCELLED and len(made[0].seen) < 30
+    assert info.n_done == len(made[0].seen)  # what was done before it stopped is kept
 
 
 def _clock() -> Any:

@@ -1,12 +1,12 @@
-"""Importing through the services into a real SQLite file: real data, bad data, re-imports."""
+"""Importing through the services into a real store: real data, bad data, re-imports."""
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
+from dbfixtures import row_counts as table_rows
 
 from w2c_tui.domain.errors import InputError, NotFoundError, StrictImportError
 from w2c_tui.domain.labels import Label, RaterKind, VerdictStatus
@@ -17,16 +17,8 @@ QA = ReviewMode.ITEM_QA
 
 
 def row_counts(services: Services) -> dict[str, int]:
-    """Rows per table, read straight from the file."""
-    url = services.url.removeprefix("sqlite:///")
-    with sqlite3.connect(url) as db:
-        names = [
-            r[0]
-            for r in db.execute(
-                "SELECT name FROM sqlite_master WHERE type='table' AND name != 'alembic_version'"
-            )
-        ]
-        return {n: db.execute(f"SELECT COUNT(*) FROM {n}").fetchone()[0] for n in names}
+    """Rows per table, read on a connection of its own."""
+    return table_rows(services.url)
 
 
 def test_real_judge_file_imports_300_items(services: Services, judge_file: Path) -> None:

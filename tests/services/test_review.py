@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import sqlite3
+from dbfixtures import query
 
 from w2c_tui.domain.labels import Label, RaterKind, VerdictStatus
 from w2c_tui.domain.models import ItemDetail
@@ -18,14 +18,16 @@ def first_detail(services: Services, index: int = 0) -> ItemDetail:
     return services.review.detail(row.id, "alice")
 
 
-def verdict_rows(services: Services) -> list[tuple[int, str | None, str, int, int | None]]:
-    with sqlite3.connect(services.url.removeprefix("sqlite:///")) as db:
-        return list(
-            db.execute(
-                "SELECT v.id, v.label, v.status, v.is_current, v.supersedes_id FROM verdict v "
-                "JOIN rater r ON r.id = v.rater_id WHERE r.kind = 'human' ORDER BY v.id"
-            )
+def verdict_rows(services: Services) -> list[tuple[object, ...]]:
+    """(id, label, status, is_current, supersedes_id) of every human verdict, oldest first."""
+    return [
+        (*row[:3], bool(row[3]), row[4])
+        for row in query(
+            services.url,
+            "SELECT v.id, v.label, v.status, v.is_current, v.supersedes_id FROM verdict v "
+            "JOIN rater r ON r.id = v.rater_id WHERE r.kind = 'human' ORDER BY v.id",
         )
+    ]
 
 
 def test_label_is_durable_and_edits_keep_history(demo: Services) -> None:
@@ -37,7 +39,7 @@ def test_label_is_durable_and_edits_keep_history(demo: Services) -> None:
     second = demo.review.label_response("alice", detail.item.id, response.id, Label.DIRECT)
     assert second is not None and second.previous_label is Label.TOOL_CALL
     rows = verdict_rows(demo)
-    assert [(r[1], r[3]) for r in rows] == [("tool_call", 0), ("direct", 1)]
+    assert [(r[1], r[3]) for r in rows] == [("tool_call", False), ("direct", True)]
     assert rows[1][4] == rows[0][0]  # the edit points at what it replaced
     [record] = demo.labels.export()
     assert (
@@ -139,7 +141,20 @@ def test_search_and_find(demo: Services) -> None:
     assert demo.review.count("demo", ItemFilter(search="no such words here"), QA, None) == 0
     row = demo.review.window("demo", ItemFilter(), QA, None, 5, 1)[0]
     assert demo.review.find("demo", row.uuid[:13]).id == row.id
+    assert demo.review.find("demo", row.uuid[:13].upper()).id == row.id  # any case, both dbs
     assert demo.review.index_of("demo", ItemFilter(), QA, None, row.id) == 5
+
+
+def test_search_is_the_same_on_every_backend(demo: Services) -> None:
+    every = demo.review.window("demo", ItemFilter(), QA, None, 0, 100)
+    details = [demo.review.detail(r.id, None).item.question for r in every]
+    zurich = sum("zürich" in q.lower() for q in details)
+    assert zurich >= 1
+    for text in ("zürich", "ZÜRICH", "Zürich"):  # case-insensitive beyond ASCII
+        assert demo.review.count("demo", ItemFilter(search=text), QA, None) == zurich
+    for literal in ("%", "_", "40%"):  # wildcards are searched for, not matched by
+        expected = sum(literal in q for q in details)
+        assert demo.review.count("demo", ItemFilter(search=literal), QA, None) == expected
 
 
 def test_disagreement_queue_ranks_disputed_items(demo: Services) -> None:

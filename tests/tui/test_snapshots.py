@@ -4,10 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from w2c_tui.services import Services
 from w2c_tui.tui.app import W2CApp
 
 SIZE = (160, 45)
+# Snapshots are named after the test, so they render from SQLite alone;
+# test_same_screens.py shows PostgreSQL renders the same screens.
+pytestmark = pytest.mark.sqlite_only
+
+
+@pytest.fixture(autouse=True)
+def lasting_toasts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Toasts stay up: on a loaded machine a 5 s toast may be gone before the screenshot."""
+    monkeypatch.setattr(W2CApp, "NOTIFICATION_TIMEOUT", 3600)
 
 
 async def settle(pilot: Any) -> None:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from sqlalchemy.engine import make_url
+from dbfixtures import read_only_url, write_lock_held
 from team_data import load_secret
 
 from w2c_tui.domain.labels import Label
@@ -125,17 +124,13 @@ async def test_adjudication_from_the_keyboard(demo: Services, wait_review: Revie
 async def test_a_label_the_database_will_not_take_stays_on_screen(
     demo: Services, db_url: str, wait_review: Review
 ) -> None:
-    path = make_url(db_url).database
-    assert path is not None
     app = W2CApp(demo, annotator="alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_review(app, pilot)
         state = screen.state
         card = state.card
         assert card is not None and card.response is not None
-        blocker = sqlite3.connect(path, isolation_level=None)
-        blocker.execute("BEGIN IMMEDIATE")  # another process holds the write lock
-        try:
+        with write_lock_held(db_url):  # another process holds the write lock
             await pilot.press("2")
             await pilot.pause()
             assert state.unsaved is not None and state.unsaved.label is Label.TOOL_CALL
@@ -145,9 +140,6 @@ async def test_a_label_the_database_will_not_take_stays_on_screen(
             await pilot.press("j")  # moving is refused while the label is not saved
             assert state.card.response.id == card.response.id
             assert any("not saved" in n.message.lower() for n in app._notifications)
-        finally:
-            blocker.execute("ROLLBACK")
-            blocker.close()
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert state.unsaved is None
@@ -191,8 +183,7 @@ async def test_names_from_data_are_shown_literally(services: Services, wait_revi
 async def test_a_read_only_database_keeps_the_label_on_screen(
     demo: Services, db_url: str, wait_review: Review
 ) -> None:
-    path = make_url(db_url).database
-    readonly = open_services(f"sqlite:///file:{path}?mode=ro&uri=true")
+    readonly = open_services(read_only_url(db_url), migrate=False)
     try:
         app = W2CApp(readonly, annotator="alice")
         async with app.run_test(size=SIZE) as pilot:

@@ -19,6 +19,7 @@ from w2c_tui.cli import (
     qa_cmd,
     report_cmd,
     run_cmd,
+    serve_cmd,
     team_cmd,
     tui_cmd,
     verdicts_cmd,
@@ -88,6 +89,7 @@ app.command("import")(import_cmd.import_files)
 app.command("metrics")(metrics_cmd.metrics)
 app.command("agreement")(agreement_cmd.agreement)
 app.command("report")(report_cmd.report)
+app.command("serve")(serve_cmd.serve)
 app.add_typer(data_cmd.datasets_app, name="datasets")
 app.add_typer(data_cmd.items_app, name="items")
 app.add_typer(labels_cmd.labels_app, name="labels")

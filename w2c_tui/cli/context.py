@@ -45,14 +45,14 @@ def fail(message: str, code: int) -> typer.Exit:
 def services(ctx: typer.Context, *, migrate: bool = True) -> Iterator[Services]:
     """Open the services for this command; turn our errors into messages and exit codes."""
     from w2c_tui.domain.errors import InputError, NotFoundError, StrictImportError, W2CError
-    from w2c_tui.services import open_services
+    from w2c_tui.services import display_url, open_services
 
     try:
         svc = open_services(state(ctx).db, migrate=migrate)
-    except Exception as error:  # a bad URL or an unreadable file: say which
-        raise fail(
-            f"cannot open database {state(ctx).db or '(default)'}: {error}", EXIT_BAD_INPUT
-        ) from error
+    except Exception as error:  # a bad URL or an unreadable file: say which (no password)
+        given = state(ctx).db
+        where = display_url(given) if given else "(default)"
+        raise fail(f"cannot open database {where}: {error}", EXIT_BAD_INPUT) from error
     try:
         yield svc
     except InputError as error:

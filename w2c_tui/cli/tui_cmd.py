@@ -18,15 +18,29 @@ def tui(
             "--annotator", envvar="W2C_ANNOTATOR", help="Your name; every label carries it."
         ),
     ] = None,
+    ask_annotator: Annotated[
+        bool,
+        typer.Option(
+            "--ask-annotator",
+            hidden=True,
+            help="Ask the name at start, whatever is configured, and do not save it "
+            "(each `w2c serve` session).",
+        ),
+    ] = False,
 ) -> None:
     """Open the TUI (on an empty database the bundled demo is imported first)."""
-    run_tui(ctx, dataset=dataset, annotator=annotator or state(ctx).annotator)
+    if ask_annotator:
+        run_tui(ctx, dataset=dataset, annotator=None, ask=True)
+    else:
+        run_tui(ctx, dataset=dataset, annotator=annotator or state(ctx).annotator)
 
 
-def run_tui(ctx: typer.Context, *, dataset: str | None, annotator: str | None) -> None:
+def run_tui(
+    ctx: typer.Context, *, dataset: str | None, annotator: str | None, ask: bool = False
+) -> None:
     """Build the services and the app the same way the tests do, and run it."""
     from w2c_tui.config import load_settings
-    from w2c_tui.services import open_services
+    from w2c_tui.services import display_url, open_services
     from w2c_tui.tui.app import W2CApp
 
     try:
@@ -36,12 +50,16 @@ def run_tui(ctx: typer.Context, *, dataset: str | None, annotator: str | None) -
     try:
         svc = open_services(state(ctx).db)
     except Exception as error:
-        raise fail(
-            f"cannot open database {state(ctx).db or '(default)'}: {error}", EXIT_BAD_INPUT
-        ) from error
+        given = state(ctx).db
+        where = display_url(given) if given else "(default)"
+        raise fail(f"cannot open database {where}: {error}", EXIT_BAD_INPUT) from error
     try:
         app = W2CApp(
-            svc, annotator=annotator or settings.annotator, dataset=dataset, settings=settings
+            svc,
+            annotator=None if ask else annotator or settings.annotator,
+            dataset=dataset,
+            settings=settings,
+            remember_annotator=not ask,
         )
         app.run()
     finally:

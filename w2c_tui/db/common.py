@@ -6,6 +6,7 @@ select): two processes creating the same rater at once both get the one row, nei
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from sqlalchemy.dialects import postgresql, sqlite
@@ -15,6 +16,22 @@ from w2c_tui.db.convert import dumps
 from w2c_tui.db.tables import DatasetRow, RaterRow, TargetModelRow, utcnow
 from w2c_tui.domain.errors import NotFoundError
 from w2c_tui.domain.records import RaterSpec
+
+ID_CHUNK = 5_000
+"""Ids per `IN (...)` list. A statement may bind at most 32,766 parameters on SQLite and 65,535
+on PostgreSQL, so a long list of ids is queried a chunk at a time."""
+
+
+def chunked(ids: Iterable[int], size: int = ID_CHUNK) -> Iterator[list[int]]:
+    """`ids` in lists of at most `size`, in their order."""
+    chunk: list[int] = []
+    for value in ids:
+        chunk.append(value)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
 
 
 def dataset_row(session: Session, name: str) -> DatasetRow:

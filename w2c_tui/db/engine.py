@@ -36,6 +36,21 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     cursor.execute("PRAGMA synchronous=FULL")
     cursor.close()
+    # SQLite's own lower() folds ASCII only; PostgreSQL's folds every letter. The same search
+    # finds the same items on both (ILIKE / icontains compile to lower() on SQLite).
+    dbapi_connection.create_function("lower", 1, _lower, deterministic=True)
+
+
+def _lower(value: Any) -> Any:
+    return value.lower() if isinstance(value, str) else value
+
+
+def display_url(url: str) -> str:
+    """`url` fit to show or log: any password replaced by ***."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # not a URL at all: show no part of it that could be a secret
+        return "(a database URL that cannot be parsed)"
 
 
 def _sqlite_begin(connection: Connection) -> None:

@@ -9,7 +9,7 @@ from dataclasses import asdict, replace
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
-from w2c_tui.db.common import dataset_row, rater_row, target_model_row
+from w2c_tui.db.common import chunked, dataset_row, rater_row, target_model_row
 from w2c_tui.db.convert import dumps
 from w2c_tui.db.import_items import store_items
 from w2c_tui.db.tables import (
@@ -135,9 +135,11 @@ class ImportWriter:
         new = same = 0
         known: dict[tuple[int, int], list[ResponseRow]] = defaultdict(list)
         relevant = {item_ids[r.uuid] for r in bundle.responses if r.uuid in item_ids}
-        if relevant:
+        for chunk in chunked(sorted(relevant)):
             for row in session.exec(
-                select(ResponseRow).where(col(ResponseRow.item_id).in_(relevant))
+                select(ResponseRow)
+                .where(col(ResponseRow.item_id).in_(chunk))
+                .order_by(col(ResponseRow.id))
             ).all():
                 known[(row.item_id, row.target_model_id)].append(row)
         for index, record in enumerate(bundle.responses):

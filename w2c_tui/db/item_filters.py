@@ -156,9 +156,13 @@ def conditions(spec: ListSpec) -> list[Any]:
         out.append(disagreement_condition())
     if flt.flag:
         out.append(flag_condition(flt.flag))
-    if flt.search:
-        pattern = f"%{flt.search}%"
-        out.append(or_(col(ItemRow.question).ilike(pattern), col(ItemRow.uuid).ilike(pattern)))
+    if flt.search:  # case-insensitive (SQLite's lower() is made Unicode-aware in engine.py)
+        out.append(
+            or_(
+                col(ItemRow.question).icontains(flt.search, autoescape=True),
+                col(ItemRow.uuid).icontains(flt.search, autoescape=True),
+            )
+        )
     return out
 
 

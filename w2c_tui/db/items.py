@@ -9,7 +9,7 @@ from sqlalchemy import Engine, and_, func, not_, or_
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
-from w2c_tui.db.common import dataset_row
+from w2c_tui.db.common import chunked, dataset_row
 from w2c_tui.db.convert import to_item
 from w2c_tui.db.item_detail import ItemDetails
 from w2c_tui.db.item_filters import ListSpec, conditions, human_current, labelled_condition
@@ -104,8 +104,12 @@ class ItemQueries:
             return []
         with Session(self.engine) as session:
             spec = ListSpec(0, ItemFilter(), mode, rater_id)
-            query = _line_query(spec).where(col(ItemRow.id).in_(list(ids)))
-            found = {row[0]: _line(*row) for row in session.execute(query).all()}
+            query = _line_query(spec)
+            found = {
+                row[0]: _line(*row)
+                for chunk in chunked(ids)
+                for row in session.execute(query.where(col(ItemRow.id).in_(chunk))).all()
+            }
             return [found[i] for i in ids if i in found]
 
     def _before(self, session: Session, spec: ListSpec, item_id: int) -> Any:
@@ -176,7 +180,10 @@ class ItemQueries:
             assert ds.id is not None
             rows = session.exec(
                 select(ItemRow)
-                .where(col(ItemRow.dataset_id) == ds.id, col(ItemRow.uuid).startswith(uuid.strip()))
+                .where(
+                    col(ItemRow.dataset_id) == ds.id,
+                    func.lower(col(ItemRow.uuid)).startswith(uuid.strip().lower(), autoescape=True),
+                )
                 .limit(2)
             ).all()
             exact = [r for r in rows if r.uuid == uuid.strip()]

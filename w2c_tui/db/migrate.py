@@ -1,23 +1,38 @@
-"""Alembic migrations, driven from code so that opening a database upgrades it."""
+"""Alembic migrations, driven from code so that opening a database upgrades it.
+
+Upgrades take a lock first, so that processes opening an old database at the same time upgrade
+it once: PostgreSQL's transaction-level advisory lock; SQLite's write lock (BEGIN IMMEDIATE on a
+connection held across the upgrade). Under the lock the revision is read again, and every
+migration runs in that one transaction (both databases have transactional DDL), so a failed
+upgrade leaves the database as it was.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy.pool import NullPool
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+LOCK_KEY = 0x7732635F6D6967  # "w2c_mig": the advisory lock all w2c processes agree on
+SQLITE_LOCK_WAIT_MS = 300_000
+"""How long a process waits for another's upgrade of a SQLite file (PostgreSQL waits as long as
+the lock holder needs)."""
 
 
-def alembic_config(engine: Engine) -> Config:
-    """A Config pointing at our migration scripts and reusing `engine`."""
+def alembic_config(connection: Connection) -> Config:
+    """A Config pointing at our migration scripts and running on `connection`."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    config.attributes["engine"] = engine
+    config.attributes["connection"] = connection
     return config
 
 
@@ -35,8 +50,56 @@ def head_revision() -> str:
     return head
 
 
-def upgrade(engine: Engine, revision: str = "head") -> None:
-    """Apply every migration up to `revision` (a no-op when already there)."""
-    if revision == "head" and current_revision(engine) == head_revision():
+def upgrade(engine: Engine, revision: str = "head") -> bool:
+    """Apply every migration up to `revision`; False when there was nothing to do (a no-op
+    when already there, also when another process upgraded it while this one waited)."""
+    target = head_revision() if revision == "head" else revision
+    if current_revision(engine) == target:
+        return False
+    with _locked(engine) as connection:
+        if MigrationContext.configure(connection).get_current_revision() == target:
+            return False
+        command.upgrade(alembic_config(connection), revision)
+        return True
+
+
+@contextmanager
+def _locked(engine: Engine) -> Iterator[Connection]:
+    """A connection in a transaction that holds the migration lock; committed on success."""
+    backend = engine.dialect.name
+    if backend == "postgresql":
+        with engine.begin() as connection:
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": LOCK_KEY})
+            yield connection
         return
-    command.upgrade(alembic_config(engine), revision)
+    database = engine.url.database
+    if backend != "sqlite" or not database or database == ":memory:":
+        with engine.begin() as connection:  # one process only, or a backend we do not lock
+            yield connection
+        return
+    locker = _sqlite_locking_engine(engine)
+    try:
+        with locker.begin() as connection:
+            yield connection
+    finally:
+        locker.dispose()
+
+
+def _sqlite_locking_engine(engine: Engine) -> Engine:
+    """An engine on the same file whose transactions begin with BEGIN IMMEDIATE (the write
+    lock, taken at once) instead of pysqlite's deferred, implicit BEGIN."""
+    locker = create_engine(engine.url, poolclass=NullPool)
+
+    @event.listens_for(locker, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # we say when transactions begin
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_LOCK_WAIT_MS}")
+        cursor.close()
+
+    @event.listens_for(locker, "begin")
+    def _begin(connection: Connection) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return locker

@@ -9,11 +9,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Engine
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from w2c_tui.db.common import dataset_row, rater_row, target_model_row
+from w2c_tui.db.common import chunked, dataset_row, rater_row, target_model_row
 from w2c_tui.db.convert import dumps, loads, to_item
+from w2c_tui.db.run_results import record_results
 from w2c_tui.db.tables import (
     DatasetRow,
     ItemRow,
@@ -25,7 +25,6 @@ from w2c_tui.db.tables import (
     VerdictRow,
 )
 from w2c_tui.domain.errors import NotFoundError
-from w2c_tui.domain.labels import Label, VerdictStatus
 from w2c_tui.domain.records import RaterSpec
 from w2c_tui.domain.runs import RunConfig, RunInfo, RunStatus, Task, TaskResult
 
@@ -156,9 +155,8 @@ class RunStore:
             ds = dataset_row(session, config.dataset)
             rows = {
                 r.id: r
-                for r in session.exec(
-                    select(ItemRow).where(col(ItemRow.id).in_(list(item_ids)))
-                ).all()
+                for chunk in chunked(item_ids)
+                for r in session.exec(select(ItemRow).where(col(ItemRow.id).in_(chunk))).all()
             }
             responses: dict[int, ResponseRow] = {}
             if config.target_model and config.method.value == "judge":
@@ -167,15 +165,16 @@ class RunStore:
                 ).first()
                 if model is None:
                     raise NotFoundError(f"no responses of model {config.target_model!r} to judge")
-                for response in session.exec(
-                    select(ResponseRow)
-                    .where(
-                        col(ResponseRow.target_model_id) == model.id,
-                        col(ResponseRow.item_id).in_(list(item_ids)),
-                    )
-                    .order_by(col(ResponseRow.id))
-                ).all():
-                    responses[response.item_id] = response  # the latest response counts
+                for chunk in chunked(item_ids):  # an item's responses are in one chunk
+                    for response in session.exec(
+                        select(ResponseRow)
+                        .where(
+                            col(ResponseRow.target_model_id) == model.id,
+                            col(ResponseRow.item_id).in_(chunk),
+                        )
+                        .order_by(col(ResponseRow.id))
+                    ).all():
+                        responses[response.item_id] = response  # the latest response counts
             tasks = []
             for item_id in item_ids:
                 row = rows.get(item_id)
@@ -200,105 +199,17 @@ class RunStore:
         self, run_id: int, result: TaskResult, config: RunConfig, rater: RaterSpec | None
     ) -> bool:
         """Store one task's outcome with its checkpoint row; False when it was already there."""
-        task = result.task
-        try:
-            with Session(self.engine) as session, session.begin():
-                run = session.get(RunRow, run_id)
-                assert run is not None
-                checkpoint = RunResultRow(
-                    run_id=run_id,
-                    item_id=task.item_id,
-                    sample_index=task.sample_index,
-                    status="error" if result.error else "ok",
-                    error=result.error,
-                    retries=int(result.meta.get("retries", 0)),
-                )
-                session.add(checkpoint)
-                session.flush()  # the unique (run, item, sample) row: exactly once
-                if result.error:
-                    run.n_error += 1
-                else:
-                    self._store(session, run_id, result, config, rater, checkpoint)
-                    run.n_done += 1
-                run.heartbeat_at = now()
-                session.add(run)
-            return True
-        except IntegrityError:
-            return False
+        return record_results(self.engine, run_id, [result], config, rater) == 1
 
-    @staticmethod
-    def _store(
-        session: Session,
+    def record_many(
+        self,
         run_id: int,
-        result: TaskResult,
+        results: Sequence[TaskResult],
         config: RunConfig,
         rater: RaterSpec | None,
-        checkpoint: RunResultRow,
-    ) -> None:
-        task = result.task
-        if config.method.value == "generate":
-            model = target_model_row(
-                session, config.target_model or config.model, config.backend.value
-            )
-            response = ResponseRow(
-                item_id=task.item_id,
-                target_model_id=model.id or 0,
-                text=result.response_text,
-                sample_index=task.sample_index,
-                run_id=run_id,
-                source=f"run {run_id}",
-                meta_json=dumps(result.meta),
-            )
-            session.add(response)
-            session.flush()
-            checkpoint.response_id = response.id
-            return
-        assert rater is not None
-        rater_id = rater_row(session, rater).id
-        response_model: int | None = None
-        if task.response_id is not None:
-            response_row = session.get(ResponseRow, task.response_id)
-            response_model = response_row.target_model_id if response_row else None
-        else:
-            response_model = target_model_row(
-                session, config.target_model or config.model, config.backend.value
-            ).id
-        current = None
-        if task.sample_index == 0:
-            current = session.exec(
-                select(VerdictRow).where(
-                    col(VerdictRow.rater_id) == rater_id,
-                    col(VerdictRow.item_id) == task.item_id,
-                    col(VerdictRow.is_current).is_(True),
-                    col(VerdictRow.target_model_id) == response_model,
-                    col(VerdictRow.response_id).is_(None)
-                    if task.response_id is None
-                    else col(VerdictRow.response_id) == task.response_id,
-                )
-            ).first()
-            if current is not None:
-                current.is_current = False
-                session.add(current)
-        scores = dict(result.scores)
-        if task.sample_index:
-            scores["sample_index"] = task.sample_index
-        verdict = VerdictRow(
-            rater_id=rater_id or 0,
-            item_id=task.item_id,
-            target_model_id=response_model,
-            response_id=task.response_id,
-            label=result.label.value if isinstance(result.label, Label) else None,
-            status=(result.status or VerdictStatus.OK).value,
-            raw=result.raw,
-            scores_json=dumps(scores),
-            run_id=run_id,
-            source=f"run {run_id}",
-            supersedes_id=current.id if current else None,
-            is_current=task.sample_index == 0,
-        )
-        session.add(verdict)
-        session.flush()
-        checkpoint.verdict_id = verdict.id
+    ) -> int:
+        """Store outcomes in one transaction (see record_results); how many were new."""
+        return record_results(self.engine, run_id, results, config, rater)
 
     def results(self, run_id: int) -> list[dict[str, Any]]:
         """One row per task: uuid, sample, status, label, raw, scores, error (for exports)."""

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, text
 
 from w2c_tui.db.assignments import AssignmentStore
 from w2c_tui.db.datasets import DatasetQueries
-from w2c_tui.db.engine import make_engine
+from w2c_tui.db.engine import display_url, make_engine
 from w2c_tui.db.guidelines import GuidelineStore
 from w2c_tui.db.imports import ImportWriter
 from w2c_tui.db.item_qa import ItemQAQueries
@@ -18,6 +18,9 @@ from w2c_tui.db.migrate import current_revision, head_revision, upgrade
 from w2c_tui.db.ratings import RatingQueries
 from w2c_tui.db.runs import RunStore
 from w2c_tui.db.team import TeamQueries
+from w2c_tui.domain.database import DatabaseInfo
+
+VERSION_QUERY = {"postgresql": "SHOW server_version", "sqlite": "SELECT sqlite_version()"}
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,29 @@ class Store:
     def revision(self) -> tuple[str | None, str]:
         """(the database's revision, the newest known)."""
         return current_revision(self.engine), head_revision()
+
+    def info(self) -> DatabaseInfo:
+        """Which backend and server this is, where, and the schema revision."""
+        url = self.engine.url
+        backend = self.engine.dialect.name
+        with self.engine.connect() as connection:
+            version_sql = VERSION_QUERY.get(backend)
+            version = connection.execute(text(version_sql)).scalar() if version_sql else None
+        if version is None:
+            info = self.engine.dialect.server_version_info or ()
+            version = ".".join(str(part) for part in info) or "unknown"
+        current, head = self.revision()
+        return DatabaseInfo(
+            url=display_url(url.render_as_string(hide_password=False)),
+            backend=backend,
+            server_version=str(version),
+            host=url.host,
+            port=url.port,
+            database=url.database,
+            user=url.username,
+            revision=current,
+            head=head,
+        )
 
     def upgrade(self) -> None:
         """Apply pending migrations."""

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from w2c_tui.db.engine import display_url
 from w2c_tui.db.store import Store
+from w2c_tui.domain.database import DatabaseInfo
 from w2c_tui.paths import default_db_url
 from w2c_tui.services.assignments import AssignmentService
 from w2c_tui.services.datasets import DatasetService
@@ -125,6 +127,15 @@ class Services:
     def close(self) -> None:
         """Release the database."""
         self.store.close()
+
+    def db_info(self) -> DatabaseInfo:
+        """The backend, server version, where the database is, and its revision."""
+        return self.store.info()
+
+    @property
+    def public_url(self) -> str:
+        """The database URL fit to show: any password replaced by ***."""
+        return display_url(self.url)
 
     def db_revision(self) -> tuple[str | None, str]:
         """(the database's schema revision, the newest this version knows)."""

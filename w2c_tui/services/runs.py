@@ -30,6 +30,7 @@ from w2c_tui.domain.runs import (
     TaskResult,
 )
 from w2c_tui.paths import runs_dir
+from w2c_tui.services.run_writer import ResultWriter
 
 STALE_AFTER = timedelta(seconds=60)
 """A running run whose worker has not written for this long and whose process is gone is
@@ -270,13 +271,9 @@ class RunService:
                 last_check[1] = self._runs.status(run_id) is RunStatus.CANCELLING
             return bool(last_check[1])
 
-        def emit(result: TaskResult) -> None:
-            self._runs.record(run_id, result, config, rater)
-            if progress is not None:
-                progress(self._runs.get(run_id))
-
         try:
-            executor.run(todo, emit, should_stop)
+            with ResultWriter(self._runs, run_id, config, rater, progress) as writer:
+                executor.run(todo, writer.emit, should_stop)
         except Exception as error:
             stop.set()
             self._fail(run_id, f"{type(error).__name__}: {error}")

@@ -59,7 +59,9 @@ class W2CApp(App[None]):
         if self.annotator:
             self._prepare()
         else:
-            self.push_screen(AnnotatorDialog(), self._annotator_chosen)
+            self.push_screen(
+                AnnotatorDialog(remembered=self.remember_annotator), self._annotator_chosen
+            )
 
     def _annotator_chosen(self, name: str | None) -> None:
         if not name:

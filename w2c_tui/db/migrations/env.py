@@ -1,16 +1,16 @@
-"""Alembic environment: runs migrations on the engine the caller passes in."""
+"""Alembic environment: runs migrations on the connection the caller passes in (db/migrate.py
+holds the migration lock on it, inside one transaction)."""
 
 from __future__ import annotations
 
 from alembic import context
-from sqlalchemy import Engine
+from sqlalchemy import Connection
 
-engine = context.config.attributes["engine"]
-assert isinstance(engine, Engine)
+connection = context.config.attributes["connection"]
+assert isinstance(connection, Connection)
 
-with engine.begin() as connection:
-    context.configure(
-        connection=connection,
-        render_as_batch=connection.dialect.name == "sqlite",
-    )
-    context.run_migrations()
+context.configure(
+    connection=connection,
+    render_as_batch=connection.dialect.name == "sqlite",
+)
+context.run_migrations()

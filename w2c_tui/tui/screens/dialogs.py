@@ -28,7 +28,11 @@ __all__ = [
 
 
 class AnnotatorDialog(ModalScreen[str]):
-    """Asks for the annotator's name at first start."""
+    """Asks for the annotator's name at first start (in a browser: at every session)."""
+
+    def __init__(self, *, remembered: bool = True) -> None:
+        super().__init__()
+        self.remembered = remembered
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -38,7 +42,9 @@ class AnnotatorDialog(ModalScreen[str]):
             )
             yield Input(placeholder="your name, e.g. alice", id="name")
             yield Label(
-                "Saved for next time; override with --annotator or W2C_ANNOTATOR.",
+                "Saved for next time; override with --annotator or W2C_ANNOTATOR."
+                if self.remembered
+                else "For this session only: the labels you record here carry this name.",
                 classes="dialog--hint",
             )
 

@@ -89,7 +89,8 @@ class ReviewScreen(ReviewDialogs):
     def tell(self, notice: Notice | None) -> None:
         """Show a notice; text from data is shown literally (never parsed as markup)."""
         if notice is not None:
-            timeout = 8 if notice.severity == "error" else 3
+            # 3 s and 8 s at Textual's default of 5 s (tests raise it to keep toasts on screen)
+            timeout = self.app.NOTIFICATION_TIMEOUT * (1.6 if notice.severity == "error" else 0.6)
             self.notify(
                 notice.text,
                 title=notice.title,
