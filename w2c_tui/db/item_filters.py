@@ -12,20 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, exists, func, literal, not_, or_
+from sqlalchemy import and_, exists, func, literal, not_
 from sqlalchemy import select as sa_select
 from sqlalchemy.orm import aliased
 from sqlmodel import col
 
-from w2c_tui.db.tables import (
-    AssignmentPlanRow,
-    AssignmentRow,
-    ItemRow,
-    QAFlagRow,
-    RaterRow,
-    ResponseRow,
-    VerdictRow,
-)
+from w2c_tui.db.item_search import search_condition
+from w2c_tui.db.tables import ItemRow, QAFlagRow, RaterRow, ResponseRow, VerdictRow
+from w2c_tui.db.tables_team import AssignmentPlanRow, AssignmentRow
 from w2c_tui.domain.labels import RaterKind, VerdictStatus
 from w2c_tui.domain.qa import ANY_FLAG
 from w2c_tui.domain.review import ItemFilter, ListOrder, ReviewMode, ToolCount
@@ -42,6 +36,8 @@ class ListSpec:
     rater_id: int | None
     salt: int = 0
     """The annotator's own key (domain.team.annotator_key) for the shuffled order."""
+    indexed_search: bool = False
+    """Whether the search may use SQLite's trigram table (db/item_search.py)."""
 
     @property
     def units(self) -> AssignUnits:
@@ -156,13 +152,8 @@ def conditions(spec: ListSpec) -> list[Any]:
         out.append(disagreement_condition())
     if flt.flag:
         out.append(flag_condition(flt.flag))
-    if flt.search:  # case-insensitive (SQLite's lower() is made Unicode-aware in engine.py)
-        out.append(
-            or_(
-                col(ItemRow.question).icontains(flt.search, autoescape=True),
-                col(ItemRow.uuid).icontains(flt.search, autoescape=True),
-            )
-        )
+    if flt.search:
+        out.append(search_condition(flt.search, indexed=spec.indexed_search))
     return out
 
 

@@ -14,6 +14,7 @@ from w2c_tui.db.convert import to_item
 from w2c_tui.db.item_detail import ItemDetails
 from w2c_tui.db.item_filters import ListSpec, conditions, human_current, labelled_condition
 from w2c_tui.db.item_filters import order_key as list_key
+from w2c_tui.db.item_search import has_search_index
 from w2c_tui.db.tables import ItemRow, ResponseRow, VerdictRow
 from w2c_tui.domain.errors import NotFoundError
 from w2c_tui.domain.labels import Label
@@ -30,6 +31,14 @@ class ItemQueries:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._details = ItemDetails(engine)
+        self._indexed_search: bool | None = None
+
+    @property
+    def indexed_search(self) -> bool:
+        """Whether searches use the trigram table (looked up once)."""
+        if self._indexed_search is None:
+            self._indexed_search = has_search_index(self.engine)
+        return self._indexed_search
 
     def _spec(
         self,
@@ -42,7 +51,7 @@ class ItemQueries:
     ) -> ListSpec:
         ds = dataset_row(session, dataset)
         assert ds.id is not None
-        return ListSpec(ds.id, flt, mode, rater_id, salt)
+        return ListSpec(ds.id, flt, mode, rater_id, salt, self.indexed_search)
 
     def count(
         self,

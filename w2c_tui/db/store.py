@@ -16,6 +16,7 @@ from w2c_tui.db.items import ItemQueries
 from w2c_tui.db.labels import LabelStore
 from w2c_tui.db.migrate import current_revision, head_revision, upgrade
 from w2c_tui.db.ratings import RatingQueries
+from w2c_tui.db.review_places import PlaceStore
 from w2c_tui.db.runs import RunStore
 from w2c_tui.db.team import TeamQueries
 from w2c_tui.domain.database import DatabaseInfo
@@ -38,6 +39,7 @@ class Store:
     guidelines: GuidelineStore
     team: TeamQueries
     item_qa: ItemQAQueries
+    places: PlaceStore
 
     @classmethod
     def open(cls, url: str, *, migrate: bool = True) -> Store:
@@ -55,6 +57,7 @@ class Store:
             guidelines=GuidelineStore(engine),
             team=TeamQueries(engine),
             item_qa=ItemQAQueries(engine),
+            places=PlaceStore(engine),
         )
 
     def revision(self) -> tuple[str | None, str]:

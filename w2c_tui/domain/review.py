@@ -99,3 +99,13 @@ class UnitKind(StrEnum):
 
     BEHAVIOUR = "behaviour"
     ITEM = "item"
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewPlace:
+    """Where an annotator left off in a dataset: the mode, the item, and whether in their
+    queue."""
+
+    mode: ReviewMode
+    item_id: int | None
+    queue: bool = False

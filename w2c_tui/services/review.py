@@ -18,7 +18,7 @@ from w2c_tui.domain.models import (
     Progress,
 )
 from w2c_tui.domain.qa import QA_FLAG_CODES
-from w2c_tui.domain.review import ItemFilter, ReviewMode, UnitKind
+from w2c_tui.domain.review import ItemFilter, ReviewMode, ReviewPlace, UnitKind
 from w2c_tui.domain.team import Seen, annotator_key
 from w2c_tui.services.consensus import Dispute, disagreement_scores
 from w2c_tui.services.readings import build_readings
@@ -44,6 +44,18 @@ class ReviewService:
                 return None
             self._rater_ids[annotator] = found
         return self._rater_ids[annotator]
+
+    def place(self, dataset: str, annotator: str) -> ReviewPlace | None:
+        """Where `annotator` left off in `dataset` (None the first time)."""
+        rater = self._rater(annotator)
+        return None if rater is None else self._store.places.load(rater, dataset)
+
+    def save_place(self, dataset: str, annotator: str, place: ReviewPlace) -> None:
+        """Remember where `annotator` is (WriteError when the database is busy or read-only:
+        a place is not worth waiting for)."""
+        rater = self._rater(annotator, create=True)
+        assert rater is not None
+        self._store.places.save(rater, dataset, place)
 
     @staticmethod
     def _salt(annotator: str | None) -> int:

@@ -121,37 +121,6 @@ class ReviewState:
             self.dataset, self.view, self.mode, self.annotator, offset, limit
         )
 
-    def open(self) -> Notice | None:
-        """First look at a dataset: the annotator's queue if they have one; item QA if the
-        dataset has no responses to label."""
-        assignments = self.services.assignments
-        queues = {u: assignments.queue(self.dataset, self.annotator, u) for u in AssignUnits}
-        notice = None
-        if queues[AssignUnits.RESPONSES]:
-            self.mode, self.filter = ReviewMode.RESPONSES, ItemFilter(queue=True)
-        elif queues[AssignUnits.ITEMS]:
-            self.mode, self.filter = ReviewMode.ITEM_QA, ItemFilter(queue=True)
-        else:
-            self.filter = ItemFilter()
-            if not self.services.review.has_responses(self.dataset):
-                self.mode = ReviewMode.ITEM_QA
-                notice = Notice(
-                    "This dataset has no model responses: opened in item QA "
-                    "(label the correct behaviour of each item; m switches mode).",
-                    title="Item QA",
-                )
-        if self.filter.queue:
-            done = queues[self.units]
-            assert done is not None
-            notice = Notice(
-                f"Your queue: {done.done}/{done.total} assigned units done, in an order "
-                "shuffled for you. Q leaves the queue.",
-                title="Assignments",
-            )
-        self.index = 0
-        self.reload()
-        return notice
-
     def reload(self, keep_item: int | None = None, *, load: bool = True) -> None:
         """Recount the filtered list and show `keep_item` (or the same row number)."""
         self._progress = None  # responses may have arrived (a run, an import)

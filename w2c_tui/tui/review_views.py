@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from w2c_tui.domain.errors import NotFoundError
-from w2c_tui.domain.review import ItemFilter, ReviewMode
+from w2c_tui.domain.errors import NotFoundError, WriteError
+from w2c_tui.domain.review import ItemFilter, ReviewMode, ReviewPlace
+from w2c_tui.domain.team import AssignUnits
 from w2c_tui.tui.pace import Pace
 from w2c_tui.tui.review_labelling import LabellingState
 from w2c_tui.tui.review_state import Notice
@@ -11,6 +12,84 @@ from w2c_tui.tui.review_state import Notice
 
 class ReviewController(LabellingState):
     """The whole review state: list, labelling, and the view switches."""
+
+    saved_place: ReviewPlace | None = None
+    """The place last written to the database (a new one is written only when it differs)."""
+    no_responses = False
+    """The dataset has no model responses (it opened in item QA)."""
+
+    def open(self) -> Notice | None:
+        """First look at a dataset: where this annotator left off; else their queue if they
+        have one; item QA if the dataset has no responses to label."""
+        assignments = self.services.assignments
+        queues = {u: assignments.queue(self.dataset, self.annotator, u) for u in AssignUnits}
+        self.no_responses = not self.services.review.has_responses(self.dataset)
+        notice = None
+        if queues[AssignUnits.RESPONSES] and not self.no_responses:
+            self.mode, self.filter = ReviewMode.RESPONSES, ItemFilter(queue=True)
+        elif queues[AssignUnits.ITEMS]:
+            self.mode, self.filter = ReviewMode.ITEM_QA, ItemFilter(queue=True)
+        else:
+            self.mode, self.filter = ReviewMode.RESPONSES, ItemFilter()
+            if self.no_responses:
+                self.mode = ReviewMode.ITEM_QA
+                notice = Notice(
+                    "This dataset has no model responses: opened in item QA "
+                    "(label the correct behaviour of each item; m switches mode).",
+                    title="Item QA",
+                )
+        place = self.services.review.place(self.dataset, self.annotator)
+        if place is not None and not (place.mode is ReviewMode.RESPONSES and self.no_responses):
+            self.mode = place.mode
+            self.filter = ItemFilter(queue=place.queue and queues[self.units] is not None)
+        if self.filter.queue:
+            done = queues[self.units]
+            assert done is not None
+            notice = Notice(
+                f"Your queue: {done.done}/{done.total} assigned units done, in an order "
+                "shuffled for you. Q leaves the queue.",
+                title="Assignments",
+            )
+        self.index = 0
+        self.reload(keep_item=place.item_id if place else None)
+        self.saved_place = self.place_now()
+        if place is not None and place.item_id is not None and self.rows.count:
+            where = "your queue" if self.filter.queue else self.mode.display_name
+            notice = Notice(
+                f"Back where you left off: item {self.index + 1} of {self.rows.count} ({where}).",
+                title="Welcome back",
+            )
+        return notice
+
+    def place_now(self) -> ReviewPlace:
+        """Where the annotator is now."""
+        item = self.detail.item.id if self.detail else None
+        return ReviewPlace(self.mode, item, self.filter.queue)
+
+    def place_to_save(self) -> ReviewPlace | None:
+        """The current place when it differs from the one last saved (else None)."""
+        now = self.place_now()
+        return None if now == self.saved_place else now
+
+    def save_place(self, place: ReviewPlace | None = None) -> bool:
+        """Write `place` (default: the current one, if changed); False when the database did
+        not take it (busy, read-only): a place is not a label, the next save will do."""
+        place = place or self.place_to_save()
+        if place is None:
+            return True
+        try:
+            self.services.review.save_place(self.dataset, self.annotator, place)
+        except WriteError:
+            return False
+        self.saved_place = place
+        return True
+
+    @property
+    def mode_label(self) -> str:
+        """The mode as the header shows it."""
+        if self.no_responses and self.mode is ReviewMode.ITEM_QA:
+            return f"{self.mode.display_name} (no responses in this dataset)"
+        return self.mode.display_name
 
     def _keep(self) -> int | None:
         return self.detail.item.id if self.detail else None
@@ -110,6 +189,7 @@ class ReviewController(LabellingState):
             return refused
         if name == self.annotator:
             return None
+        self.save_place()
         self.annotator = name
         self.undo_stack.clear()
         self.pace = Pace()
@@ -123,6 +203,7 @@ class ReviewController(LabellingState):
             return refused
         if name == self.dataset:
             return None
+        self.save_place()
         self.dataset = name
         self.undo_stack.clear()
         self.previous = None

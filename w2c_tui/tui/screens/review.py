@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     from w2c_tui.services import Services
 
 RETRY_EVERY_S = 3.0
+PLACE_EVERY_S = 2.0
+"""How often the annotator's place is saved (when it changed), for reopening there."""
 RETRY_WAIT_S = 0.25
 """A background retry waits this long at most, so the screen never freezes while it tries."""
 
@@ -84,6 +86,7 @@ class ReviewScreen(ReviewDialogs):
         self.render_all()
         self.query_one(ItemsList).focus()
         self.set_interval(RETRY_EVERY_S, self._auto_retry)
+        self.set_interval(PLACE_EVERY_S, self._keep_place)
         self.call_after_refresh(self.offer_guidelines)
 
     def tell(self, notice: Notice | None) -> None:
@@ -138,7 +141,7 @@ class ReviewScreen(ReviewDialogs):
         self.query_one(StatusBar).show(
             dataset=state.dataset,
             annotator=state.annotator,
-            mode=state.mode.display_name,
+            mode=state.mode_label,
             progress=progress,
             queue=queue,
             pace=state.pace,
@@ -147,6 +150,17 @@ class ReviewScreen(ReviewDialogs):
             position=f"item {state.index + 1}/{count}" if count else "no items",
             unsaved=state.unsaved is not None,
         )
+
+    def _keep_place(self) -> None:
+        """Remember where the annotator is, off the UI thread (only when it changed)."""
+        place = self.state.place_to_save()
+        if place is not None:
+            self.run_worker(
+                lambda: self.state.save_place(place), thread=True, group="place", exclusive=True
+            )
+
+    def on_unmount(self) -> None:
+        self.state.save_place()  # the last place, as the screen closes (quit included)
 
     def _auto_retry(self) -> None:
         pending = self.state.unsaved

@@ -1,0 +1,113 @@
+"""Benchmark the review screen's search at 100,000 items on SQLite (and PostgreSQL if given).
+
+Builds the synthetic When2Call items of bench_review.py, then times what the screen runs for a
+search: the count of matching items and the first window of 200, median of 5 warm calls, for
+searches from one hit to most items. On SQLite each is also timed without the trigram table
+(the LIKE scan the index replaced), and each count is checked against that scan.
+
+    .venv/bin/python bench/bench_search.py [--items 100000]
+        [--pg-url postgresql+psycopg://postgres@127.0.0.1:55432/postgres]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from review_data import DATASET, write_items
+from review_figures import load_average, median_ms
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from w2c_tui.domain.review import ItemFilter, ReviewMode
+from w2c_tui.services import Services, open_services
+
+MODE = ReviewMode.ITEM_QA
+PG_DATABASE = "w2c_bench_search"
+
+
+def searches(services: Services) -> list[tuple[str, str]]:
+    """(what, search text): one hit, a phrase, a common word, nothing, two characters."""
+    some = services.review.window(DATASET, ItemFilter(), MODE, None, 0, 1)[0]
+    return [
+        ("uuid fragment (1 hit)", some.uuid[9:18]),
+        ("phrase", "São Paulo to Kraków"),
+        ("common word", "invoice"),
+        ("no match", "quantum chromodynamics"),
+        ("2 characters (scan)", "zü"),
+    ]
+
+
+def time_searches(services: Services, label: str) -> None:
+    """Print count and window timings of every search on this database."""
+    review = services.review
+    items = services.store.items
+    for what, search in searches(services):
+        flt = ItemFilter(search=search)
+        rows = []
+        for indexed in (True, False) if items.indexed_search else (items.indexed_search,):
+            items._indexed_search = indexed
+            count_ms, _ = median_ms(lambda f=flt: review.count(DATASET, f, MODE, None))
+            window_ms, _ = median_ms(lambda f=flt: review.window(DATASET, f, MODE, None, 0, 200))
+            hits = review.count(DATASET, flt, MODE, None)
+            rows.append((indexed, count_ms, window_ms, hits))
+        items._indexed_search = None
+        if len({hits for *_, hits in rows}) != 1:
+            raise SystemExit(f"{label}: the index and the scan disagree on {search!r}: {rows}")
+        for indexed, count_ms, window_ms, hits in rows:
+            how = "index" if indexed else "scan"
+            print(
+                f"{label:<10} {what:<24} {how:<6} count {count_ms:8.1f} ms   "
+                f"window(0,200) {window_ms:8.1f} ms   {hits:>7} hits"
+            )
+
+
+def build(url: str, path: Path) -> Services:
+    """Import the items file into the database at `url`."""
+    services = open_services(url)
+    start = time.perf_counter()
+    report = services.imports.import_path(path, dataset=DATASET)
+    took = time.perf_counter() - start
+    print(f"imported {report.items_new} items into {make_url(url).get_backend_name()} "
+          f"in {took:.1f} s", file=sys.stderr)  # fmt: skip
+    return services
+
+
+def fresh_pg(server_url: str) -> str:
+    """A new, empty database on the server (dropped first if a last run left it)."""
+    admin = create_engine(server_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'DROP DATABASE IF EXISTS "{PG_DATABASE}" WITH (FORCE)'))
+        connection.execute(text(f'CREATE DATABASE "{PG_DATABASE}"'))
+    admin.dispose()
+    return make_url(server_url).set(database=PG_DATABASE).render_as_string(hide_password=False)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Build, time, print."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--items", type=int, default=100_000)
+    parser.add_argument("--pg-url", help="a PostgreSQL server URL to time there too")
+    args = parser.parse_args(argv)
+    print(f"load average at start: {load_average()}")
+    with tempfile.TemporaryDirectory(prefix="w2c-search-") as folder:
+        path = Path(folder) / "items.jsonl"
+        write_items(path, args.items, seed=2)
+        targets = [("sqlite", f"sqlite:///{Path(folder) / 'search.db'}")]
+        if args.pg_url:
+            targets.append(("postgresql", fresh_pg(args.pg_url)))
+        for label, url in targets:
+            services = build(url, path)
+            try:
+                time_searches(services, label)
+            finally:
+                services.close()
+    print(f"load average at end: {load_average()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,219 @@
+"""The benchmark's Textual part: opening the review screen, next item, label keys, the floor."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import statistics
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from review_data import ANNOTATOR, DATASET
+from review_figures import Report, median_ms, percentile, stopwatch
+from textual import events
+from textual.app import App
+from textual.pilot import Pilot
+
+from w2c_tui.domain.review import ItemFilter, ReviewMode
+from w2c_tui.services import Services
+from w2c_tui.tui.app import W2CApp
+from w2c_tui.tui.screens.review import ReviewScreen
+
+SIZE = (160, 45)
+OPEN_REPEATS = 5
+TARGET_OPEN_S = 1.0
+TARGET_NEXT_P95_MS = 50.0
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    """Let every queued message run, then paint the screen (no idle-detection sleep)."""
+    await pilot._wait_for_screen()
+    pilot.app.screen._on_timer_update()
+    await pilot._wait_for_screen()
+
+
+async def wait_until(pilot: Pilot[None], ready: Callable[[], bool], limit_s: float = 60) -> None:
+    """Yield to the app until `ready()` holds."""
+    deadline = time.perf_counter() + limit_s
+    while not ready():
+        if time.perf_counter() > deadline:
+            raise TimeoutError("the app did not reach the expected state")
+        await asyncio.sleep(0)
+
+
+def shows_item(app: App[None]) -> bool:
+    """True once the review screen is current and shows an item."""
+    return isinstance(app.screen, ReviewScreen) and app.screen.state.detail is not None
+
+
+def review_screen(app: W2CApp) -> ReviewScreen:
+    """The app's review screen (asserting it is the current one)."""
+    screen = app.screen
+    assert isinstance(screen, ReviewScreen), screen
+    return screen
+
+
+def new_app(services: Services) -> W2CApp:
+    """A fresh app on the benchmark dataset, as `w2c --annotator bench` opens it."""
+    return W2CApp(services, annotator=ANNOTATOR, dataset=DATASET, remember_annotator=False)
+
+
+async def bench_open(report: Report, services: Services) -> None:
+    """Section 3: constructing the app until the review screen shows its first item."""
+    samples: list[float] = []
+    paused: list[float] = []
+    for _ in range(OPEN_REPEATS):
+        start = time.perf_counter()
+        app = new_app(services)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(pilot, lambda: shows_item(pilot.app))
+            await settle(pilot)
+            samples.append(time.perf_counter() - start)
+            while not shows_item(app):  # the brief's loop; here it only adds the idle wait
+                await pilot.pause()
+            await pilot.pause()
+            paused.append(time.perf_counter() - start)
+    ordered = sorted(samples)
+    report.add("open", "review screen open min", ordered[0], "s")
+    report.add("open", "review screen open median", statistics.median(ordered), "s", TARGET_OPEN_S)
+    report.add("open", "review screen open max", ordered[-1], "s")
+    report.add("open", "open incl. pilot.pause() median", statistics.median(paused), "s")
+    # What the open does against the store, piece by piece (one call each, warm cache).
+    review = services.review
+    flt = ItemFilter()
+    mode = ReviewMode.RESPONSES
+    pieces: list[tuple[str, Callable[[], object]]] = [
+        ("datasets.all (called twice on open)", services.datasets.all),
+        ("review.count", lambda: review.count(DATASET, flt, mode, ANNOTATOR)),
+        ("review.window(0, 200)", lambda: review.window(DATASET, flt, mode, ANNOTATOR, 0, 200)),
+        ("review.progress", lambda: review.progress(DATASET, mode, ANNOTATOR)),
+    ]
+    first = review.window(DATASET, flt, mode, ANNOTATOR, 0, 1)[0]
+    pieces.append(("review.detail", lambda: review.detail(first.id, ANNOTATOR)))
+    for name, call in pieces:
+        value, _ = median_ms(call)
+        report.add("open", f"  part: {name}", value, "ms")
+
+
+@dataclass
+class Steps:
+    """Per-step seconds: until painted, the synchronous part, and including `pilot.pause()`."""
+
+    work: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+    sync: list[float] = field(default_factory=list)
+    paused: list[float] = field(default_factory=list)
+    gc_pauses: list[float] = field(default_factory=list)
+
+    def report(self, report: Report, section: str, name: str, target: float | None) -> None:
+        """Add the step figures to `report`."""
+        report.add_spread(section, name, self.work, target, cpu_s=self.cpu)
+        report.add_spread(section, f"{name}: sync part", self.sync, with_max=False)
+        ms = sorted(self.paused)
+        report.add(section, f"{name} incl. pilot.pause() p50", percentile(ms, 50) * 1000, "ms")
+        total = sum(self.gc_pauses) * 1000
+        report.add(
+            section,
+            f"{name}: gen-2 GC pauses",
+            len(self.gc_pauses),
+            "count",
+            note=f"{total:.0f} ms in all, longest {max(self.gc_pauses, default=0) * 1000:.0f} ms",
+        )
+
+
+class GcWatch:
+    """Records how long each full (generation 2) garbage collection takes."""
+
+    def __init__(self, into: list[float]) -> None:
+        self._into = into
+        self._started = 0.0
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if info.get("generation") != 2:
+            return
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self._into.append(time.perf_counter() - self._started)
+
+    def __enter__(self) -> GcWatch:
+        gc.callbacks.append(self._callback)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        gc.callbacks.remove(self._callback)
+
+
+async def timed_steps(
+    pilot: Pilot[None], steps: int, step: Callable[[], Awaitable[float]]
+) -> Steps:
+    """Run `step` (which returns its synchronous seconds) `steps` times, timing each."""
+    out = Steps()
+    with GcWatch(out.gc_pauses):
+        for _ in range(steps):
+            start = time.perf_counter()
+            cpu_start = time.process_time()
+            out.sync.append(await step())
+            await settle(pilot)
+            out.work.append(time.perf_counter() - start)
+            out.cpu.append(time.process_time() - cpu_start)
+            await pilot.pause()
+            out.paused.append(time.perf_counter() - start)
+    return out
+
+
+async def bench_moves(report: Report, services: Services, moves: int, deep: int) -> Steps:
+    """Section 4: next item, at the top of the list and deep down (returns the top's steps)."""
+    app = new_app(services)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: shows_item(app))
+        await pilot.pause()
+        screen = review_screen(app)
+
+        async def next_item() -> float:
+            start = time.perf_counter()
+            screen.action_move(1)
+            return time.perf_counter() - start
+
+        top = await timed_steps(pilot, moves, next_item)
+        top.report(report, "next", "top: next item", TARGET_NEXT_P95_MS)
+        took: list[float] = []
+        with stopwatch(took):
+            screen.action_move(deep)
+            await settle(pilot)
+        report.add("next", f"jump {deep} rows down", took[-1] * 1000, "ms")
+        await pilot.pause()
+        steps = await timed_steps(pilot, moves, next_item)
+        steps.report(report, "next", f"deep (row {deep}+): next item", TARGET_NEXT_P95_MS)
+    return top
+
+
+async def bench_label_keys(report: Report, services: Services, keys: int, deep: int) -> None:
+    """Section 5b: the whole keypress "1" (label, commit, reload, move on) in the TUI."""
+    app = new_app(services)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: shows_item(app))
+        await pilot.pause()
+        screen = review_screen(app)
+
+        async def press_one() -> float:
+            before = len(screen.state.undo_stack)
+            start = time.perf_counter()
+            app.post_message(events.Key("1", "1"))
+            await wait_until(pilot, lambda: len(screen.state.undo_stack) > before)
+            return time.perf_counter() - start
+
+        steps = await timed_steps(pilot, keys, press_one)
+        steps.report(report, "keypress", "responses mode, top: key 1", None)
+        screen.action_toggle_mode()
+        await pilot.pause()
+        assert screen.mode is ReviewMode.ITEM_QA
+        screen.action_move(keys * 2 - screen.state.index)
+        await pilot.pause()
+        steps = await timed_steps(pilot, keys, press_one)
+        steps.report(report, "keypress", "item QA, top: key 1", None)
+        screen.action_move(deep - screen.state.index)
+        await pilot.pause()
+        steps = await timed_steps(pilot, keys, press_one)
+        steps.report(report, "keypress", f"item QA, deep (row {deep}): key 1", None)
