@@ -14,7 +14,8 @@ parameters), then runs, each as its own process timed from launch to exit:
 It prints items/s of each, the ratio, the tokens each runs through the model and the positions
 it projects onto the vocabulary, and the agreement of the per-choice log-likelihoods.
 
-Run: `.venv/bin/python bench/bench_mcq.py [--data FILE] [--limit N] [--json]`
+Run: `.venv/bin/python bench/bench_mcq.py [--data FILE] [--limit N] [--busy N] [--json]`
+(`--busy 2`: two spinning processes run alongside both, a busy 2-core machine)
 (needs `pip install lm-eval accelerate`; about 3–5 minutes on 2 cores, most of it lm-eval).
 """
 
@@ -34,6 +35,9 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "runs"))
+sys.path.insert(0, str(REPO / "bench"))
+
+from busy import busy  # noqa: E402
 
 TASK_YAML = """\
 task: w2c_bench
@@ -242,6 +246,9 @@ def main() -> None:
         default=None,
         help="OMP_NUM_THREADS for both (default: torch's own choice)",
     )
+    parser.add_argument(
+        "--busy", type=int, default=0, help="spinning processes during the runs (a busy machine)"
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--workdir", type=Path, default=None, help="keep the files here")
     parser.add_argument(
@@ -280,6 +287,8 @@ def main() -> None:
     lm_eval = str(Path(sys.executable).with_name("lm_eval"))
 
     runs: list[dict[str, Any]] = []
+    hogs = busy(args.busy)
+    hogs.__enter__()
     for k in range(args.repeat):  # alternate, so that both see the same machine load
         ours_out = work / f"ours-{k}.json"
         ours_time = timed(
@@ -329,6 +338,7 @@ def main() -> None:
                 "agreement": compare(ours_json, samples),
             }
         )
+    hogs.__exit__(None, None, None)
     reused = sum(r["meta"].get("prefix_reused", 0) for r in ours_json["results"].values())
     figures = {
         "items": n,
@@ -336,6 +346,7 @@ def main() -> None:
         "runs": runs,
         "median_speedup_wall": statistics.median(r["speedup_wall"] for r in runs),
         "threads": args.threads,
+        "busy": args.busy,
         "tokens": token_counts(str(model), args.data, args.limit, reused),
         "workdir": str(work),
     }
@@ -347,10 +358,12 @@ def main() -> None:
 
 def report(f: dict[str, Any]) -> None:
     t = f["tokens"]
+    d = f["describe"]
     print(
         f"{f['items']} items, when2call-default, float32, no BOS, GPT-2-style model with "
         f"{t['params']:,} parameters, threads: {f['threads'] or 'default'} "
-        f"({os.cpu_count()} CPUs)"
+        f"({os.cpu_count()} CPUs; ours used {d.get('threads')}: {d.get('threads_because')}, "
+        f"OpenMP waits {d.get('omp_wait_policy')}); {f['busy']} spinning processes alongside"
     )
     for k, run in enumerate(f["runs"]):
         o, h, a = run["ours"], run["lm_eval"], run["agreement"]

@@ -35,7 +35,7 @@ from w2c_tui.domain.outcomes import (  # noqa: E402
 )
 from w2c_tui.services import open_services  # noqa: E402
 
-DEMO = ROOT / "datasets" / "demo" / "when2call_demo.jsonl"
+DEMO = ROOT / "w2c_tui" / "demo" / "when2call_demo.jsonl"
 
 
 def build(source: Path, n: int, out: Path) -> None:

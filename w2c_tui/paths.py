@@ -33,8 +33,11 @@ def exports_dir() -> Path:
 
 
 def demo_dir() -> Path:
-    """The bundled demo dataset (W2C_DEMO_DIR): datasets/demo in a checkout."""
-    return _from_env("W2C_DEMO_DIR", PROJECT_ROOT / "datasets" / "demo")
+    """The bundled demo dataset (W2C_DEMO_DIR): package data `w2c_tui/demo`, found through
+    importlib.resources, so a wheel install has it as well as a checkout."""
+    from importlib.resources import files
+
+    return _from_env("W2C_DEMO_DIR", Path(str(files("w2c_tui").joinpath("demo"))))
 
 
 def config_file() -> Path:

@@ -12,6 +12,8 @@ from demo_responses import MODEL_REPLIES, Reply
 from demo_tools import TOOLS_BY_NAME
 
 HERE = Path(__file__).resolve().parent
+OUT = HERE.parents[1] / "w2c_tui" / "demo"
+"""The data ships inside the package (importlib.resources), so a wheel install has it."""
 SOURCE = "w2c-tui demo"
 ITEMS_FILE = "when2call_demo.jsonl"
 JUDGE_NAME = "demo-judge"
@@ -117,4 +119,4 @@ def build(out: Path) -> None:
 
 
 if __name__ == "__main__":
-    build(HERE)
+    build(OUT)

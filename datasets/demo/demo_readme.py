@@ -1,4 +1,4 @@
-"""Render datasets/demo/README.md from the generated data, so its numbers never drift."""
+"""Render w2c_tui/demo/README.md from the generated data, so its numbers never drift."""
 
 import json
 from collections import Counter

@@ -117,7 +117,7 @@ def test_db_upgrade_reports_revision(empty_db_url: str) -> None:
 
 
 def test_a_manifest_folder_imports_file_by_file_and_dry_runs_write_nothing(db_url: str) -> None:
-    demo = Path(__file__).resolve().parents[2] / "datasets" / "demo"
+    demo = Path(__file__).resolve().parents[2] / "w2c_tui" / "demo"
     code, out, _ = w2c(db_url, "import", str(demo), "--dry-run", "--json")
     assert code == 0
     dry = json.loads(out)

@@ -18,7 +18,7 @@ from w2c_tui.domain.review import ItemFilter, ReviewMode
 from w2c_tui.services import open_services
 
 runner = CliRunner()
-DEMO = Path(__file__).resolve().parents[2] / "datasets" / "demo" / "when2call_demo.jsonl"
+DEMO = Path(__file__).resolve().parents[2] / "w2c_tui" / "demo" / "when2call_demo.jsonl"
 
 
 def w2c(db_url: str, *args: str) -> tuple[int, str, str]:

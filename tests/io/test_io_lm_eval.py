@@ -136,6 +136,15 @@ def _break(row: dict[str, Any], change: Callable[[dict[str, Any]], None]) -> dic
         (lambda r: r.__setitem__("target", "7"), "target", "gold option index"),
         (lambda r: r.__setitem__("acc", "yes"), "acc", "expected a number or null"),
         (lambda r: r["doc"]["answers"].pop("direct"), "doc.answers", "expected exactly"),
+        (
+            lambda r: r["filtered_resps"][1].__setitem__(0, "Infinity"),
+            "filtered_resps[1]",
+            "infinite",
+        ),
+        (lambda r: r["filtered_resps"][2].__setitem__(0, "-inf"), "filtered_resps[2]", "infinite"),
+        (lambda r: r["filtered_resps"][0].__setitem__(0, "1e400"), "filtered_resps[0]", "infinite"),
+        (lambda r: r["filtered_resps"][3].__setitem__(0, "2.5"), "filtered_resps[3]", "positive"),
+        (lambda r: r["filtered_resps"][3].__setitem__(0, 0.25), "filtered_resps[3]", "positive"),
     ],
 )
 def test_bad_sample_lines(
@@ -153,3 +162,17 @@ def test_bad_sample_lines(
     assert caught.value.line == 2
     assert caught.value.field == field
     assert message in caught.value.message
+
+
+def test_infinity_as_a_json_number_is_refused_too(fixtures: Path, write_lines: WriteLines) -> None:
+    """Python's json reads the bare tokens Infinity and 1e400 as floats: refused by line."""
+    good = json.dumps(_line(fixtures / SAMPLES, 1))
+    row = _line(fixtures / SAMPLES, 2)
+    row["filtered_resps"][1][0] = 12345.0
+    for token in ("Infinity", "1e400"):
+        bad = json.dumps(row).replace("12345.0", token)
+        path = write_lines([good, bad], "m/samples_when2call_2026-01-01T00-00-00.000000.jsonl")
+        with pytest.raises(InputError) as caught:
+            read_bundle(path, "lm_eval_samples")
+        assert (caught.value.line, caught.value.field) == (2, "filtered_resps[1]")
+        assert "infinite" in caught.value.message

@@ -106,6 +106,11 @@ class FakeOpenAI:
     silent_stop: bool = False
     """True: prompts ending in "." generate no token (an EOS the reply leaves out) even when
     max_tokens ≥ 1, and usage counts none for them."""
+    n_choices: str = "yes"
+    """How `n` > 1 on chat is answered: "yes" (n choices, content + " #index"), "refuse" (a 400
+    naming n, as servers without it do), "one" (one choice only, as some servers ignore n)."""
+    outage: bool = False
+    """True: every model request is answered 503 (a server down for a while; set it back)."""
     seen: list[Seen] = field(default_factory=list)
     keep_bodies: bool = True
     """False: `seen` records requests without their bodies (long runs stay small in memory)."""
@@ -168,6 +173,8 @@ class FakeOpenAI:
             return _error(401, f"Incorrect API key provided: {auth}", "invalid_api_key")
         if path in self.broken_paths:
             return 200, {"Content-Type": "application/json"}, b'{"id": "x", "choices": [ {'
+        if self.outage and method == "POST":
+            return _error(503, "Service Unavailable: the server is down for maintenance")
         fault = self._fault(raw)
         if fault is not None:
             answer = self._faulty(fault, path, body, auth, raw)
@@ -242,6 +249,9 @@ class FakeOpenAI:
         refused = self._chat_refusal(body)
         if refused is not None:
             return refused
+        n = int(body.get("n") or 1)
+        if n > 1 and self.n_choices == "refuse":
+            return _error(400, "n > 1 is not supported: 'n' must be 1", param="n")
         messages = body.get("messages") or []
         text = "\n".join(str(m.get("content") or "") for m in messages)
         repair = any(m.get("role") == "assistant" for m in messages)
@@ -267,6 +277,16 @@ class FakeOpenAI:
                 message["content"] = first.group(1)
             else:
                 message["content"] = self.default_reply
+        choices = [{"index": 0, "message": message, "finish_reason": finish}]
+        if n > 1 and self.n_choices == "yes" and message["content"] is not None:
+            choices = [
+                {
+                    "index": i,
+                    "message": {**message, "content": f"{message['content']} #{i}"},
+                    "finish_reason": finish,
+                }
+                for i in range(n)
+            ]
         return _json(
             200,
             {
@@ -274,7 +294,7 @@ class FakeOpenAI:
                 "object": "chat.completion",
                 "created": 0,
                 "model": body["model"],
-                "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+                "choices": choices,
                 "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
             },
         )
@@ -286,6 +306,8 @@ class FakeOpenAI:
         if max_tokens == 0 and not self.zero_max_tokens:
             return _error(400, "max_tokens must be at least 1, got 0.", param="max_tokens")
         prompt = body.get("prompt", "")
+        if isinstance(prompt, list) and any(not isinstance(p, str) for p in prompt):
+            return _error(400, "prompt must be a string or a list of strings", param="prompt")
         if isinstance(prompt, list):
             if not self.list_prompts or not prompt:
                 return _error(400, "prompt must be a string", param="prompt")

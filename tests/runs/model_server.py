@@ -5,9 +5,15 @@ fault markers (`[[fault:429:N]]`, `[[fault:500:N]]`, `[[fault:slow:N]]`, `[[faul
 …), request recording, concurrency counting, API key and refusal flags (`echo`, `logprobs`,
 `zero_max_tokens`, `structured`, `extra_params`, `reasoning_model`) all keep working.
 
-/v1/completions, as vLLM answers it: `prompt` is a string or a list of strings (one choice per
-prompt, `index` its position, usage summed; refused with a 400 where FakeOpenAI's `list_prompts`
-is False). The prompt is encoded by the model's tokenizer
+/v1/completions, as vLLM answers it: `prompt` is a string, a list of strings, a list of token
+ids or a list of lists of token ids (one choice per prompt, `index` its position, usage summed;
+lists refused with a 400 where FakeOpenAI's `list_prompts` is False, token ids where
+`token_prompts` is False). Token-id prompts are read as given (the echoed text is their
+decoding, each token's piece its own decoding). `prompt_logprobs: k` (vLLM's extra parameter;
+refused where `prompt_logprobs_param` is False) adds `prompt_logprobs` to each choice: None for
+the first position, then a dict keyed by token id (as a string) holding the prompt's own token
+and the top k, each {"logprob", "rank", "decoded_token"}. A text prompt is encoded by the
+model's tokenizer
 (`add_special_tokens` from the body, default true; the tests' tokenizer adds no BOS either way),
 read in one forward pass (float32, CPU, inference mode) and continued greedily for `max_tokens`
 (0 allowed; at temperature > 0 sampled with a seeded generator; stops at EOS). With `echo` and
@@ -20,7 +26,8 @@ token that starts inside a character (byte-level BPE splits one character into s
 starts at that character, so it shows as "" or holds the whole character; a token the tokenizer
 adds itself (a BOS) shows its own text, as vLLM shows it.
 
-/v1/chat/completions: the tokenizer's chat template (with the body's `tools`) and
+/v1/chat/completions: `n` > 1 is refused with a 400 (one reply per request); the tokenizer's chat
+template (with the body's `tools`) and
 add_generation_prompt, then up to `max_completion_tokens` / `max_tokens` (default 16) new tokens,
 greedy at temperature 0, stopping at `<|im_end|>` or EOS; the reply is the model's own text
 (special tokens skipped). `response_format` is accepted but does not constrain the model (every
@@ -34,11 +41,9 @@ Model calls are serialised by one lock (torch modules are not thread-safe for th
 
 from __future__ import annotations
 
-import functools
-import itertools
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,6 +51,19 @@ from typing import Any
 from fake_server import REPAIR, REPLY, FakeOpenAI
 from fake_server import _error as _error
 from fake_server import _json as _json
+from model_pieces import (
+    BadRequest,
+    Loaded,
+    Scored,
+    _completion_choice,
+    _generated_pieces,
+    _is_ids,
+    _messages,
+    _pieces,
+    _prompts,
+    _ranked,
+    load,
+)
 
 Answer = tuple[int, dict[str, str], bytes]
 
@@ -54,69 +72,6 @@ DEFAULT_CHAT_TOKENS = 16
 
 _TORCH = threading.Lock()
 """Serialises every model call in the process (the loaded models are shared between servers)."""
-
-
-@dataclass(frozen=True)
-class Loaded:
-    """A model in eval mode (float32, CPU), its tokenizer and the facts the server needs."""
-
-    model: Any
-    tokenizer: Any
-    max_positions: int
-    stop_ids: frozenset[int]
-    """Chat stops: EOS and `<|im_end|>` where the vocabulary has it."""
-    texts: tuple[str, ...]
-    """Each token id's text decoded on its own (special tokens as "")."""
-
-    def text(self, token_id: int) -> str:
-        """The text of one token decoded on its own."""
-        if 0 <= token_id < len(self.texts):
-            return self.texts[token_id]
-        return str(self.tokenizer.decode([token_id], skip_special_tokens=True))
-
-
-@functools.cache
-def load(folder: Path) -> Loaded:
-    """The model saved in `folder` (loaded once per process)."""
-    import torch
-    import transformers
-
-    auto: Any = transformers.AutoModelForCausalLM
-    model = auto.from_pretrained(folder, dtype=torch.float32).eval()
-    tok: Any = transformers.AutoTokenizer.from_pretrained(folder)
-    if not tok.is_fast:
-        raise ValueError(f"{folder}: the server needs a fast tokenizer (offset mappings)")
-    config = model.config
-    positions = next(
-        (
-            int(getattr(config, name))
-            for name in ("n_positions", "max_position_embeddings")
-            if getattr(config, name, None)
-        ),
-        2048,
-    )
-    stops = {tok.eos_token_id} if tok.eos_token_id is not None else set()
-    im_end = tok.convert_tokens_to_ids("<|im_end|>")
-    if isinstance(im_end, int) and im_end != tok.unk_token_id:
-        stops.add(im_end)
-    texts = tok.batch_decode([[i] for i in range(len(tok))], skip_special_tokens=True)
-    return Loaded(model, tok, positions, frozenset(stops), tuple(str(t) for t in texts))
-
-
-@dataclass(frozen=True)
-class Scored:
-    """One prompt read and continued: per-token ids, text pieces and log-probs."""
-
-    prompt_ids: list[int]
-    prompt_pieces: list[str]
-    prompt_logprobs: list[float | None]
-    prompt_top: list[dict[str, float] | None]
-    new_ids: list[int]
-    new_pieces: list[str]
-    new_logprobs: list[float]
-    new_top: list[dict[str, float]]
-    stopped: bool
-    """Generation ended at a stop token (which is in `new_ids`); False: cut at the limit."""
 
 
 @dataclass(frozen=True)
@@ -131,10 +86,6 @@ class ChatReply:
     """The request asked for structured output (which the model did not follow)."""
 
 
-class BadRequest(Exception):
-    """A request the server refuses with a 400 (the message says why)."""
-
-
 @dataclass
 class ModelOpenAI(FakeOpenAI):
     """The server (a context manager); `model_dir` is a saved causal LM with a fast tokenizer."""
@@ -145,6 +96,10 @@ class ModelOpenAI(FakeOpenAI):
     """Sampling seed (temperature > 0) when the request carries no `seed`: seed + request no."""
     threads: int | None = 1
     """torch intra-op threads while the server runs (None: leave them)."""
+    token_prompts: bool = True
+    """False: prompts given as token ids are refused with a 400 (text only)."""
+    prompt_logprobs_param: bool = True
+    """False: the `prompt_logprobs` parameter is refused with a 400."""
     replies: list[ChatReply] = field(default_factory=list)
     unconstrained: int = 0
     """Chat requests whose response_format was accepted but not enforced."""
@@ -206,11 +161,17 @@ class ModelOpenAI(FakeOpenAI):
     def _completions(self, body: dict[str, Any]) -> Answer:
         if "add_special_tokens" in body and not self.extra_params:
             return _error(400, "Unrecognized request argument supplied: add_special_tokens")
-        if isinstance(body.get("prompt"), list) and not getattr(self, "list_prompts", True):
+        raw_prompt = body.get("prompt", "")
+        if _is_ids(raw_prompt) and not self.token_prompts:
+            return _error(400, "prompt must be a string or a list of strings", param="prompt")
+        if isinstance(raw_prompt, list) and not _is_ids(raw_prompt) and not self.list_prompts:
             return _error(400, "prompt must be a string", param="prompt")
+        wanted_prompt = body.get("prompt_logprobs")
+        if wanted_prompt is not None and not self.prompt_logprobs_param:
+            return _error(400, "Unrecognized request argument supplied: prompt_logprobs")
         try:
             max_tokens = int(body.get("max_tokens", 16))
-            prompts = _prompts(body.get("prompt", ""))
+            prompts = _prompts(raw_prompt)
         except (TypeError, ValueError, BadRequest) as exc:
             return _error(400, str(exc), param="prompt")
         if max_tokens < 0:
@@ -226,16 +187,20 @@ class ModelOpenAI(FakeOpenAI):
         choices: list[dict[str, Any]] = []
         n_prompt = n_new = 0
         for index, prompt in enumerate(prompts):
+            ids = prompt if isinstance(prompt, list) else None
+            text = self.loaded.tokenizer.decode(ids) if ids is not None else prompt
             try:
                 scored = self._score(
-                    prompt,
+                    text,
                     add_special,
                     max_tokens,
                     temperature,
                     body.get("seed"),
                     top_n,
                     stop_ids=self._eos_ids(),
-                    need_prompt=echoed and with_logprobs,
+                    need_prompt=(echoed and with_logprobs) or wanted_prompt is not None,
+                    ids=ids,
+                    ranked_top=int(wanted_prompt or 0),
                 )
             except BadRequest as exc:
                 return _error(400, str(exc))
@@ -243,7 +208,10 @@ class ModelOpenAI(FakeOpenAI):
                 return _error(500, f"{type(exc).__name__}: {exc}")
             n_prompt += len(scored.prompt_ids)
             n_new += len(scored.new_ids)
-            choices.append(_completion_choice(index, prompt, scored, echoed, with_logprobs))
+            choice = _completion_choice(index, text, scored, echoed, with_logprobs)
+            if wanted_prompt is not None:
+                choice["prompt_logprobs"] = scored.prompt_ranked
+            choices.append(choice)
         return _json(
             200,
             {
@@ -277,6 +245,8 @@ class ModelOpenAI(FakeOpenAI):
         text = "\n".join(m["content"] for m in messages)
         if REPLY.search(text) or REPAIR.search(text) or "[[toolcall]]" in text:
             return super()._chat(body)  # a scripted reply
+        if int(body.get("n") or 1) > 1:
+            return _error(400, "n > 1 is not supported by this server", param="n")
         limit = body.get("max_completion_tokens", body.get("max_tokens"))
         max_tokens = DEFAULT_CHAT_TOKENS if limit is None else int(limit)
         tok = self.loaded.tokenizer
@@ -342,14 +312,21 @@ class ModelOpenAI(FakeOpenAI):
         *,
         stop_ids: frozenset[int],
         need_prompt: bool,
+        ids: list[int] | None = None,
+        ranked_top: int = 0,
     ) -> Scored:
-        """Encode `text`, read it in one pass and continue it for up to `max_tokens` tokens."""
+        """Encode `text` (or take `ids` as given), read it in one pass and continue it for up to
+        `max_tokens` tokens."""
         import torch
 
         loaded = self.loaded
         tok = loaded.tokenizer
-        encoded = tok(text, add_special_tokens=add_special, return_offsets_mapping=True)
-        ids = [int(i) for i in encoded["input_ids"]]
+        if ids is None:
+            encoded = tok(text, add_special_tokens=add_special, return_offsets_mapping=True)
+            ids = [int(i) for i in encoded["input_ids"]]
+            offsets = encoded["offset_mapping"]
+        else:
+            offsets = None
         if not ids:
             raise BadRequest("The prompt is empty: it encodes to no tokens.")
         if len(ids) + max_tokens > loaded.max_positions:
@@ -368,8 +345,15 @@ class ModelOpenAI(FakeOpenAI):
             prompt_lp: list[float | None] = []
             prompt_top: list[dict[str, float] | None] = []
             pieces: list[str] = []
+            ranked: list[dict[str, dict[str, Any]] | None] = []
             if need_prompt:
-                pieces = _pieces(text, ids, encoded["offset_mapping"], tok)
+                pieces = (
+                    _pieces(text, ids, offsets, tok)
+                    if offsets is not None
+                    else [loaded.text(i) for i in ids]
+                )
+                if ranked_top:
+                    ranked = _ranked(logp[:-1], ids, ranked_top, loaded)
                 rows = logp[:-1]
                 own = torch.tensor(ids[1:], dtype=torch.long).unsqueeze(1)
                 own_lp: list[float] = rows.gather(1, own).squeeze(1).tolist()
@@ -425,6 +409,7 @@ class ModelOpenAI(FakeOpenAI):
                 )
             ],
             stopped=stopped,
+            prompt_ranked=ranked,
         )
 
     def _top(
@@ -444,108 +429,6 @@ class ModelOpenAI(FakeOpenAI):
         with self._lock:
             self._samples += 1
             return self.seed + self._samples
-
-
-# -- helpers --
-
-
-def _prompts(prompt: Any) -> list[str]:
-    """`prompt` as a list of strings (a string, or a non-empty list of strings)."""
-    if isinstance(prompt, str):
-        return [prompt]
-    if isinstance(prompt, list) and prompt and all(isinstance(p, str) for p in prompt):
-        return list(prompt)
-    raise BadRequest("prompt must be a string or a non-empty list of strings")
-
-
-def _messages(messages: Any) -> list[dict[str, Any]]:
-    """Chat messages as {"role", "content"} with text content (parts joined, None as "")."""
-    if not isinstance(messages, list) or not messages:
-        raise BadRequest("messages must be a non-empty list")
-    plain: list[dict[str, Any]] = []
-    for message in messages:
-        if not isinstance(message, dict) or not isinstance(message.get("role"), str):
-            raise BadRequest("each message needs a role")
-        content = message.get("content")
-        if isinstance(content, list):
-            content = "".join(
-                str(part.get("text", "")) for part in content if isinstance(part, dict)
-            )
-        plain.append({"role": message["role"], "content": str(content or "")})
-    return plain
-
-
-def _pieces(text: str, ids: Sequence[int], offsets: Sequence[Sequence[int]], tok: Any) -> list[str]:
-    """Each token's piece of `text`, from its start offset to the next token's: joined, the
-    pieces of the tokens read from the text give the text back. A zero-width special token the
-    tokenizer added itself (a BOS or EOS) shows its own text instead."""
-    starts: list[int | None] = []
-    at = 0
-    for (start, end), token_id in zip(offsets, ids, strict=True):
-        if start == end and token_id in tok.all_special_ids:
-            starts.append(None)
-            continue
-        at = max(at, int(start))
-        starts.append(at)
-    read = [i for i, s in enumerate(starts) if s is not None]
-    if read:
-        starts[read[0]] = 0  # text before the first token (none with byte-level BPE) joins it
-    ends = {i: starts[j] for i, j in itertools.pairwise(read)}
-    if read:
-        ends[read[-1]] = len(text)
-    pieces: list[str] = []
-    for i, token_id in enumerate(ids):
-        begin = starts[i]
-        if begin is None:
-            pieces.append(str(tok.decode([token_id])))
-        else:
-            pieces.append(text[begin : ends[i]])
-    return pieces
-
-
-def _generated_pieces(tok: Any, ids: Sequence[int]) -> list[str]:
-    """Text pieces of generated tokens, joined equal to their decoded text (a character made of
-    several byte tokens shows on the token that completes it)."""
-    pieces: list[str] = []
-    shown = ""
-    for n in range(1, len(ids) + 1):
-        text = str(tok.decode(list(ids[:n]), skip_special_tokens=True))
-        if text.startswith(shown) and not text.endswith("\ufffd"):
-            pieces.append(text[len(shown) :])
-            shown = text
-        else:
-            pieces.append("")
-    if pieces:
-        final = str(tok.decode(list(ids), skip_special_tokens=True))
-        pieces[-1] += final[len(shown) :] if final.startswith(shown) else ""
-    return pieces
-
-
-def _completion_choice(
-    index: int, prompt: str, scored: Scored, echoed: bool, with_logprobs: bool
-) -> dict[str, Any]:
-    generated = "".join(scored.new_pieces)
-    logprobs: dict[str, Any] | None = None
-    if with_logprobs:
-        pieces = (scored.prompt_pieces if echoed else []) + scored.new_pieces
-        values = (scored.prompt_logprobs if echoed else []) + scored.new_logprobs
-        tops = (scored.prompt_top if echoed else []) + scored.new_top
-        offsets, at = [], 0
-        for piece in pieces:
-            offsets.append(at)
-            at += len(piece)
-        logprobs = {
-            "tokens": pieces,
-            "token_logprobs": values,
-            "text_offset": offsets,
-            "top_logprobs": tops,
-        }
-    return {
-        "index": index,
-        "text": (prompt if echoed else "") + generated,
-        "logprobs": logprobs,
-        "finish_reason": "stop" if scored.stopped else "length",
-    }
 
 
 def serve_model(**options: Any) -> Iterator[ModelOpenAI]:

@@ -16,11 +16,10 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("openai")
-pytest.importorskip("fastapi")
-pytest.importorskip("uvicorn")
 pytest.importorskip("transformers")
 pytest.importorskip("torch")
-
+import fastapi  # noqa: F401 (the dev extra installs them: without them this test fails)
+import uvicorn  # noqa: F401
 from fake_server import FAST_RETRY, make_config, make_task, run_tasks
 
 from w2c_tui.domain.labels import VerdictStatus
@@ -35,8 +34,7 @@ CLI = Path(sys.executable).with_name("transformers")
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
     """(base URL, model path) of a `transformers serve` process, stopped after the module."""
-    if not CLI.exists():
-        pytest.skip("the transformers CLI is not installed in this environment")
+    assert CLI.exists(), f"the transformers CLI is missing ({CLI}): install the local extra"
     from tiny_models import tiny_model_dir
 
     model = str(tiny_model_dir("qwen2", positions=2048))
@@ -46,21 +44,21 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]
     cache = tmp_path_factory.mktemp("hf-cache")
     env = {**os.environ, "HF_HUB_CACHE": str(cache), "HF_HUB_OFFLINE": "1"}
     command = [str(CLI), "serve", model, "--host", "127.0.0.1", "--port", str(port)]
-    process = subprocess.Popen(
-        [*command, "--device", "cpu"],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    log = tmp_path_factory.mktemp("serve") / "serve.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [*command, "--device", "cpu"], env=env, stdout=out, stderr=subprocess.STDOUT
+        )
     try:
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + 120
         while True:
             try:
                 urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=1)
                 break
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    pytest.skip("transformers serve did not start")
+                    tail = log.read_text("utf-8", errors="replace")[-3000:]
+                    pytest.fail(f"transformers serve did not start; its output:\n{tail}")
                 time.sleep(0.2)
         yield f"http://127.0.0.1:{port}/v1", model
     finally:

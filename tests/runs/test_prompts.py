@@ -45,25 +45,6 @@ def task(question: str = "Weather in Paris?", tools: tuple[str, ...] = (TOOL,)) 
     return Task(1, "u-1", question, tools, answers, Label.TOOL_CALL)
 
 
-@pytest.mark.parametrize(
-    ("template", "prompts", "choices", "first_len", "total"),
-    [
-        ("when2call-default", "ea35e1f24f738b39", "94bd9d43e90f1150", 2010, 1_000_054),
-        ("when2call-qwen2_5", "c1bc4fa9f8bd6b3e", "94bd9d43e90f1150", 2151, 1_037_045),
-    ],
-)
-def test_official_templates_match_the_golden_hashes(
-    judge_file: Path, template: str, prompts: str, choices: str, first_len: int, total: int
-) -> None:
-    tasks = load_tasks(judge_file)
-    assert len(tasks) == 300
-    rendered = [render(template, t) for t in tasks]
-    assert h16("\x00".join(p for p, _ in rendered)) == prompts
-    assert h16("\x00".join("\x01".join(c) for _, c in rendered)) == choices
-    assert len(rendered[0][0]) == first_len
-    assert sum(len(p) for p, _ in rendered) == total
-
-
 def test_default_template_structure() -> None:
     prompt, choices = render("when2call-default", task(tools=()))
     assert prompt == (
@@ -153,7 +134,8 @@ def test_template_hash(tmp_path: Path) -> None:
     assert template_hash(str(path)) != first
     hashes = {template_hash(name) for name in ("when2call-default", "when2call-qwen2_5")}
     assert len(hashes) == 2 and all(len(x) == 16 for x in hashes)
-    assert set(BUILTIN_TEMPLATES) == {"when2call-default", "when2call-qwen2_5", "chat"}
+    assert set(BUILTIN_TEMPLATES) >= {"when2call-default", "when2call-qwen2_5", "chat"}
+    assert len(BUILTIN_TEMPLATES) == 8  # the seven official families and chat
 
 
 class FakeChatTokenizer:

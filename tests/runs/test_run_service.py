@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
-from dbfixtures import query
 
 from w2c_tui.domain.labels import Label, RaterKind, VerdictStatus
 from w2c_tui.domain.runs import (
@@ -34,7 +34,9 @@ class FakeExecutor:
         stop_after: int | None = None,
         cannot_start: str | None = None,
         label_of: Callable[[Task], Label] | None = None,
+        delay_s: float = 0.0,
     ) -> None:
+        self.delay_s = delay_s
         self.config = config
         self.label_of = label_of or (lambda task: Label.TOOL_CALL)
         self.fail_uuid = fail_uuid
@@ -54,6 +56,7 @@ class FakeExecutor:
             if should_stop() or (self.stop_after is not None and len(self.seen) >= self.stop_after):
                 return
             self.seen.append((task.item_id, task.sample_index))
+            time.sleep(self.delay_s)
             if task.uuid == self.fail_uuid:
                 emit(TaskResult(task=task, error="HTTP 400: bad request"))
             elif self.config.method is Method.GENERATE:
@@ -111,13 +114,8 @@ def test_kill_and_resume_finishes_each_task_exactly_once(
     demo.runs.resume(run_id, launch=False)
     info = demo.runs.execute(run_id)
     assert (info.status, info.n_done, info.n_total) == (RunStatus.DONE, 16, 16)
-    per_task = query(
-        demo.url,
-        "SELECT item_id, sample_index, COUNT(*) FROM run_result WHERE "
-        "run_id = :run GROUP BY item_id, sample_index",
-        run=run_id,
-    )
-    assert len(per_task) == 16 and all(count == 1 for _, _, count in per_task)
+    per_task = task_counts(demo, run_id)
+    assert len(per_task) == 16 and set(per_task.values()) == {1}
 
 
 def test_repeats_of_a_verdict_method_give_its_stability(
@@ -216,17 +214,35 @@ def test_judge_needs_a_target_and_openai_a_url(demo: Services) -> None:
 
 
 def test_cancel_stops_a_running_run(demo: Services, monkeypatch: pytest.MonkeyPatch) -> None:
-    def cancelled_at_the_third(task: Task) -> Label:
-        if len(made[0].seen) == 3:  # as `w2c run cancel` would, from another process
-            demo.store.runs.update(run_id, status=RunStatus.CANCELLING)
-        return Label.TOOL_CALL
-
-    made = use(monkeypatch, label_of=cancelled_at_the_third)
+    made = use(monkeypatch, delay_s=0.05)
     run_id = demo.runs.create(config())
-    monkeypatch.setattr("w2c_tui.services.runs.time.monotonic", _clock())
+    original = demo.store.runs.record_many
+
+    def record_then_cancel(*args: Any, **kwargs: Any) -> int:
+        stored = original(*args, **kwargs)
+        demo.store.runs.update(run_id, status=RunStatus.CANCELLING)
+        return stored
+
+    monkeypatch.setattr(demo.store.runs, "record_many", record_then_cancel)
+    monkeypatch.setattr("w2c_tui.services.run_worker.time.monotonic", _clock())
     info = demo.runs.execute(run_id)
     assert info.status is RunStatus.CANCELLED and len(made[0].seen) < 30
     assert info.n_done == len(made[0].seen)  # what was done before it stopped is kept
+
+
+def task_counts(svc: Services, run_id: int) -> dict[tuple[int, int], int]:
+    """Checkpoint rows per (item, sample) of a run, read through SQLAlchemy."""
+    from sqlalchemy import text
+
+    with svc.store.engine.connect() as db:
+        rows = db.execute(
+            text(
+                "SELECT item_id, sample_index, COUNT(*) FROM run_result WHERE run_id = :run "
+                "GROUP BY item_id, sample_index"
+            ),
+            {"run": run_id},
+        ).all()
+    return {(int(i), int(s)): int(n) for i, s, n in rows}
 
 
 def _clock() -> Any:

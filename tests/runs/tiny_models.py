@@ -25,7 +25,7 @@ from w2c_tui.runs.prompts.official import (
 )
 
 REPO = Path(__file__).resolve().parents[2]
-DEMO = REPO / "datasets" / "demo" / "when2call_demo.jsonl"
+DEMO = REPO / "w2c_tui" / "demo" / "when2call_demo.jsonl"
 SPECIALS = ["<|endoftext|>", "<|bos|>", "<|im_start|>", "<|im_end|>"]
 
 CHAT_TEMPLATE = (
@@ -186,6 +186,12 @@ def one_torch_thread() -> Iterator[None]:
     import torch
 
     before = torch.get_num_threads()
+    env_before = os.environ.get("OMP_NUM_THREADS")
+    os.environ["OMP_NUM_THREADS"] = "1"  # what the local backend's thread plan then follows
     torch.set_num_threads(1)
     yield
     torch.set_num_threads(before)
+    if env_before is None:
+        os.environ.pop("OMP_NUM_THREADS", None)
+    else:
+        os.environ["OMP_NUM_THREADS"] = env_before

@@ -12,7 +12,7 @@ from w2c_tui.domain.labels import LABELS
 from w2c_tui.services import Services
 from w2c_tui.services.metrics import MetricsService
 
-DEMO = Path(__file__).resolve().parents[2] / "datasets" / "demo"
+DEMO = Path(__file__).resolve().parents[2] / "w2c_tui" / "demo"
 
 
 def official(model: str) -> tuple[list[int], list[int], list[int]]:

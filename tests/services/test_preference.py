@@ -17,7 +17,7 @@ from w2c_tui.services import Services, open_services
 from w2c_tui.services.readings import UnitKind
 
 runner = CliRunner()
-DEMO = Path(__file__).resolve().parents[2] / "datasets" / "demo" / "when2call_demo.jsonl"
+DEMO = Path(__file__).resolve().parents[2] / "w2c_tui" / "demo" / "when2call_demo.jsonl"
 
 
 def _demo_items() -> dict[str, dict[str, object]]:

@@ -77,3 +77,37 @@ async def test_runs_panel_lists_and_starts_runs(in_process: Services, wait_revie
         assert type(app.screen).__name__ == "RunMetricsDialog"
         await pilot.press("escape", "escape")
         assert isinstance(app.screen, ReviewScreen)
+
+
+async def test_l_follows_the_log_live_and_retry_errors_key(
+    in_process: Services, wait_review: Review
+) -> None:
+    from pathlib import Path
+
+    from textual.widgets import Log
+
+    from w2c_tui.tui.screens.run_log import FOLLOW_EVERY_S, LogDialog
+
+    config = RunConfig(
+        method=Method.MCQ_INDEX, backend=Backend.TRANSFORMERS, model="m0", dataset="demo", limit=2
+    )
+    run_id = in_process.runs.create(config)
+    in_process.runs.execute(run_id)
+    path = Path(in_process.runs.get(run_id).log_path or "")
+    app = W2CApp(in_process, annotator="alice")
+    async with app.run_test(size=(160, 45)) as pilot:
+        await wait_review(app, pilot)
+        await pilot.press("R", "l")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, LogDialog)
+        log = dialog.query_one(Log)
+        assert any("check passed" in line for line in log.lines)
+        with path.open("a", encoding="utf-8") as handle:
+            handle.write("a line the worker wrote just now\n")
+        await pilot.pause(FOLLOW_EVERY_S * 2)
+        assert log.lines[-1] == "a line the worker wrote just now"
+        await pilot.press("escape")
+        await pilot.press("E")  # nothing failed: the panel says so instead of resuming
+        await pilot.pause()
+        assert in_process.runs.get(run_id).status is RunStatus.DONE

@@ -55,6 +55,12 @@ async def test_spot_check_shows_answer_judge_and_mcq_beside_my_label(
         mcq_part = shown.split("log-prob MCQ: ")[1].split()[0]
         assert judge_part in labels  # constrained local judge: always one of the four
         assert mcq_part in labels
+        assert dialog.session.loads == 1  # answer, judge and MCQ share one loaded model
+        dialog.query_one("#ask", Button).press()  # a second look: nothing loads again
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert dialog.session.loads == 1
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, ReviewScreen)

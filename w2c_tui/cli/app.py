@@ -16,6 +16,7 @@ from w2c_tui.cli import (
     import_cmd,
     labels_cmd,
     metrics_cmd,
+    prompts_cmd,
     qa_cmd,
     report_cmd,
     run_cmd,
@@ -39,6 +40,7 @@ app = typer.Typer(
     no_args_is_help=False,
     add_completion=False,
     rich_markup_mode="rich",
+    pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
@@ -95,6 +97,7 @@ app.add_typer(data_cmd.items_app, name="items")
 app.add_typer(labels_cmd.labels_app, name="labels")
 app.add_typer(db_cmd.db_app, name="db")
 app.add_typer(run_cmd.run_app, name="run")
+app.add_typer(prompts_cmd.prompts_app, name="prompts")
 app.add_typer(verdicts_cmd.verdicts_app, name="verdicts")
 app.add_typer(assign_cmd.assign_app, name="assign")
 app.add_typer(team_cmd.team_app, name="team")

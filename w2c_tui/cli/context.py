@@ -35,6 +35,18 @@ def state(ctx: typer.Context) -> CliState:
     return root.obj
 
 
+def cannot_open(url: str | None, error: BaseException) -> str:
+    """Why the database did not open, its URL and the error shown without its password."""
+    if not url:
+        return f"cannot open database (default): {error}"
+    from w2c_tui.runs.runlog import public_db_url, url_secrets
+
+    text = f"cannot open database {public_db_url(url)}: {error}"
+    for secret in url_secrets(url):
+        text = text.replace(secret, "***")
+    return text
+
+
 def fail(message: str, code: int) -> typer.Exit:
     """Print an error to stderr and return the Exit to raise."""
     typer.echo(f"error: {message}", err=True)
@@ -45,14 +57,12 @@ def fail(message: str, code: int) -> typer.Exit:
 def services(ctx: typer.Context, *, migrate: bool = True) -> Iterator[Services]:
     """Open the services for this command; turn our errors into messages and exit codes."""
     from w2c_tui.domain.errors import InputError, NotFoundError, StrictImportError, W2CError
-    from w2c_tui.services import display_url, open_services
+    from w2c_tui.services import open_services
 
     try:
         svc = open_services(state(ctx).db, migrate=migrate)
-    except Exception as error:  # a bad URL or an unreadable file: say which (no password)
-        given = state(ctx).db
-        where = display_url(given) if given else "(default)"
-        raise fail(f"cannot open database {where}: {error}", EXIT_BAD_INPUT) from error
+    except Exception as error:  # a bad URL or an unreadable file: say which
+        raise fail(cannot_open(state(ctx).db, error), EXIT_BAD_INPUT) from error
     try:
         yield svc
     except InputError as error:

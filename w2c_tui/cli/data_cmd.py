@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from w2c_tui.cli.choices import Label, ToolCount
 from w2c_tui.cli.context import console as make_console
 from w2c_tui.cli.context import print_json, services
 from w2c_tui.cli.outcome_options import FlagCode
@@ -66,8 +67,8 @@ def datasets_list(ctx: typer.Context, json_out: JsonOpt = False) -> None:
 def items_list(
     ctx: typer.Context,
     dataset: DatasetOpt = None,
-    gold: Annotated[str | None, typer.Option(help="Only this gold label.")] = None,
-    tools: Annotated[str | None, typer.Option(help="Number of tools: 0, 1 or 2+.")] = None,
+    gold: Annotated[Label | None, typer.Option(help="Only this gold label.")] = None,
+    tools: Annotated[ToolCount | None, typer.Option(help="Number of tools.")] = None,
     source: Annotated[str | None, typer.Option(help="Only this source.")] = None,
     search: Annotated[str, typer.Option(help="Text in the question or uuid.")] = "",
     flag: Annotated[
@@ -81,19 +82,11 @@ def items_list(
     """Items in file order with gold label, number of tools and question."""
     from rich.table import Table
 
-    from w2c_tui.domain.labels import Label
-    from w2c_tui.domain.review import ItemFilter, ReviewMode, ToolCount
+    from w2c_tui.domain.review import ItemFilter, ReviewMode
 
-    try:
-        flt = ItemFilter(
-            gold=Label.parse(gold) if gold else None,
-            tools=ToolCount(tools) if tools else None,
-            source=source,
-            search=search,
-            flag=flag.value if flag else None,
-        )
-    except ValueError as error:
-        raise typer.BadParameter(str(error)) from error
+    flt = ItemFilter(
+        gold=gold, tools=tools, source=source, search=search, flag=flag.value if flag else None
+    )
     with services(ctx) as svc:
         name = svc.datasets.resolve(dataset)
         total = svc.review.count(name, flt, ReviewMode.ITEM_QA, None)

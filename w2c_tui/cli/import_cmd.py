@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from w2c_tui.cli.choices import ImportKind
 from w2c_tui.cli.context import EXIT_STRICT, fail, print_json, services
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ def import_files(
             "dataset)."
         ),
     ] = None,
-    kind: Annotated[str | None, typer.Option(help=KIND_HELP)] = None,
+    kind: Annotated[ImportKind | None, typer.Option(help=KIND_HELP)] = None,
     target_model: Annotated[
         str | None, typer.Option(help="Target model name for results files that do not carry one.")
     ] = None,
@@ -59,7 +60,7 @@ def import_files(
     Items: the When2Call test files (MCQ and LLM-judge subset) and the train files (SFT,
     preference). Results: lm-evaluation-harness samples_*.jsonl (log-prob MCQ), the official
     judge scripts' outputs, the API evaluation suite's run folder or checkpoint files. A folder
-    whose manifest.json lists its files (as datasets/demo does) is imported file by file.
+    whose manifest.json lists its files (as the bundled demo's does) is imported file by file.
 
     Each file is validated first and stored whole or not at all: a bad line is reported with
     its file, line and field, and the command exits with status 2. Importing a file again
@@ -81,7 +82,7 @@ def import_files(
                         svc.imports.import_path(
                             path,
                             dataset=dataset,
-                            kind=kind,
+                            kind=kind.value if kind else None,
                             dry_run=dry_run,
                             strict=strict,
                             options=options,

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import sys
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from w2c_tui.cli.choices import ExportFormat as Format
 from w2c_tui.cli.context import services
+from w2c_tui.cli.output import write_output
 from w2c_tui.io.records_out import records_text
 
 labels_app = typer.Typer(help="Human labels.", no_args_is_help=True)
@@ -35,13 +36,6 @@ FIELDS = (
 )
 
 
-class Format(StrEnum):
-    """Export formats."""
-
-    JSONL = "jsonl"
-    CSV = "csv"
-
-
 @labels_app.command("export")
 def export(
     ctx: typer.Context,
@@ -56,6 +50,7 @@ def export(
     response labelled: one record per annotator and labelled unit."""
     with services(ctx) as svc:
         records = svc.labels.export(dataset)
+        database = svc.database_file()
     rows = [
         {
             "annotator": r.annotator,
@@ -82,10 +77,7 @@ def export(
     if output is None:
         sys.stdout.write(text)
         return
-    output.parent.mkdir(parents=True, exist_ok=True)
-    tmp = output.with_name(output.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(output)
+    write_output(output, text, database)
     typer.echo(f"wrote {len(rows)} label record(s) to {output}", err=True)
 
 

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from w2c_tui.cli.context import services
+from w2c_tui.cli.output import safe_name, write_output
 from w2c_tui.domain.dashboard import SliceBy
 from w2c_tui.domain.labels import InvalidMode
 from w2c_tui.domain.review import UnitKind
@@ -75,14 +76,12 @@ def report(
             invalid_mode=invalid,
             by=by,
         )
+        database = svc.database_file()
     text = {
         ReportFormat.MD: render.markdown,
         ReportFormat.HTML: render.html,
         ReportFormat.JSON: render.as_json,
     }[fmt](dash)
-    target = output or exports_dir() / f"report-{name}.{fmt.value}"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(target.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(target)
+    target = output or exports_dir() / f"report-{safe_name(name)}.{fmt.value}"
+    write_output(target, text, database)
     typer.echo(f"wrote {target} ({len(text):,} characters)", err=True)

@@ -2,50 +2,30 @@
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from w2c_tui.cli.choices import Backend, Dtype, Label, Method, ToolCount
 from w2c_tui.cli.context import EXIT_BAD_INPUT, console, fail, print_json, services
+from w2c_tui.cli.run_logs_cmd import logs
+from w2c_tui.cli.run_view import foreground, info_json
 
 if TYPE_CHECKING:
-    from w2c_tui.domain.runs import RunInfo
+    pass
 
 run_app = typer.Typer(
     help="Evaluation runs: start, list, show, cancel, resume.", no_args_is_help=True
 )
 
 
-def _info_json(info: RunInfo) -> dict[str, object]:
-    return {
-        "run_id": info.id,
-        "status": info.status.value,
-        "method": info.config.method.value,
-        "backend": info.config.backend.value,
-        "model": info.config.model,
-        "dataset": info.config.dataset,
-        "target_model": info.config.target_model,
-        "n_total": info.n_total,
-        "n_done": info.n_done,
-        "n_error": info.n_error,
-        "fingerprint": info.fingerprint,
-        "rater": info.rater,
-        "error": info.error,
-        "pid": info.pid,
-        "log": info.log_path,
-        "created_at": info.created_at.isoformat(),
-        "started_at": info.started_at.isoformat() if info.started_at else None,
-        "finished_at": info.finished_at.isoformat() if info.finished_at else None,
-    }
-
-
 @run_app.command("start")
 def start(
     ctx: typer.Context,
-    method: Annotated[str, typer.Option(help="mcq_logprob, generate, judge or mcq_index.")],
+    method: Annotated[Method, typer.Option(help="What the run computes.")],
     backend: Annotated[
-        str, typer.Option(help="transformers (local) or openai (any OpenAI-compatible server).")
+        Backend,
+        typer.Option(help="transformers (local) or openai (any OpenAI-compatible server)."),
     ],
     model: Annotated[
         str,
@@ -81,9 +61,22 @@ def start(
     concurrency: Annotated[int, typer.Option(help="Requests in flight (openai).")] = 8,
     repeats: Annotated[int, typer.Option(help="Runs per item, for stability metrics.")] = 1,
     temperature: Annotated[float, typer.Option(help="Sampling temperature.")] = 0.0,
+    seed: Annotated[
+        int, typer.Option(help="Seed of sampling requests (repeat k: seed + k; openai).")
+    ] = 0,
+    tokenizer: Annotated[
+        str | None,
+        typer.Option(
+            help="openai log-prob MCQ: the served model's tokenizer (local folder or cached id) "
+            "for token-id prompts, split exactly as lm-eval (default: --model if local)."
+        ),
+    ] = None,
     max_tokens: Annotated[int, typer.Option(help="Generation limit.")] = 512,
     batch_size: Annotated[int, typer.Option(help="Items per batch (transformers).")] = 8,
-    dtype: Annotated[str, typer.Option(help="auto, float32, bfloat16, float16.")] = "auto",
+    threads: Annotated[
+        int | None, typer.Option(help="CPU threads (transformers; default: the free cores).")
+    ] = None,
+    dtype: Annotated[Dtype, typer.Option(help="Weights' dtype (transformers).")] = Dtype.AUTO,
     bos: Annotated[
         bool,
         typer.Option("--bos", help="Prepend BOS (lm-eval ≥ 0.4.9.2 behaviour; default: no BOS)."),
@@ -101,8 +94,8 @@ def start(
             "turn.",
         ),
     ] = True,
-    gold: Annotated[str | None, typer.Option(help="Only items with this gold label.")] = None,
-    tools: Annotated[str | None, typer.Option(help="Only items with 0, 1 or 2+ tools.")] = None,
+    gold: Annotated[Label | None, typer.Option(help="Only items with this gold label.")] = None,
+    tools: Annotated[ToolCount | None, typer.Option(help="Only items with these tools.")] = None,
     limit: Annotated[int | None, typer.Option(help="At most this many items.")] = None,
     wait: Annotated[
         bool, typer.Option("--wait", help="Run in the foreground with a progress bar on stderr.")
@@ -111,17 +104,13 @@ def start(
 ) -> None:
     """Start a run. Without --wait it runs in its own background process (closing the
     terminal or the TUI does not stop it); with --wait it runs here and exits when done."""
-    from w2c_tui.domain.runs import Backend, Method, RunConfig, RunStartError
+    from w2c_tui.domain.runs import RunConfig, RunStartError
 
-    try:
-        method_value, backend_value = Method(method), Backend(backend)
-    except ValueError as error:
-        raise typer.BadParameter(str(error)) from error
-    item_filter = {k: v for k, v in (("gold", gold), ("tools", tools)) if v}
+    item_filter = {k: v.value for k, v in (("gold", gold), ("tools", tools)) if v}
     with services(ctx) as svc:
         config = RunConfig(
-            method=method_value,
-            backend=backend_value,
+            method=method,
+            backend=backend,
             model=model,
             dataset=svc.datasets.resolve(dataset),
             template=template,
@@ -132,9 +121,12 @@ def start(
             concurrency=concurrency,
             repeats=repeats,
             temperature=temperature,
+            seed=seed,
+            tokenizer=tokenizer,
             max_tokens=max_tokens,
             batch_size=batch_size,
-            dtype=dtype,
+            threads=threads,
+            dtype=dtype.value,
             bos=bos,
             native_tools=native_tools,
             structured=structured,
@@ -144,7 +136,7 @@ def start(
         try:
             run_id = svc.runs.create(config)
             if wait:
-                info = _foreground(svc, run_id)
+                info = foreground(svc, run_id)
             else:
                 svc.runs.launch(run_id)
                 info = svc.runs.get(run_id)
@@ -158,46 +150,29 @@ def start(
         print_json({"run_id": info.id, "status": info.status.value})
     else:
         typer.echo(
-            f"run {info.id}: {info.status.value} ({info.n_done} done, {info.n_error} "
+            f"run {info.id}: {info.status_text} ({info.n_done} done, {info.n_error} "
             f"errors of {info.n_total}); log: {info.log_path}"
         )
 
 
-def _foreground(svc: object, run_id: int) -> RunInfo:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    from w2c_tui.services import Services
-
-    assert isinstance(svc, Services)
-    bar = Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        disable=not sys.stderr.isatty(),
-    )
-    with bar:
-        task = bar.add_task(f"run {run_id}", total=None)
-
-        def progress(info: RunInfo) -> None:
-            bar.update(task, completed=info.n_done + info.n_error, total=info.n_total)
-
-        return svc.runs.execute(run_id, progress)
-
-
 @run_app.command("worker", hidden=True)
 def worker(ctx: typer.Context, run_id: int) -> None:
-    """The background process of a run (started by `w2c run start` and the TUI)."""
+    """The background process of a run (started by `w2c run start` and the TUI); the database
+    URL comes from W2C_DB in its environment, never from its command line."""
+    import signal
+
     from w2c_tui.domain.runs import RunStartError
 
+    def stop(signum: int, _frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, stop)
     with services(ctx) as svc:
         try:
             info = svc.runs.execute(run_id)
         except RunStartError as error:
             raise fail(str(error), EXIT_BAD_INPUT) from error
-        typer.echo(f"run {run_id}: {info.status.value}")
+        typer.echo(f"run {run_id}: {info.status_text}")
 
 
 @run_app.command("list")
@@ -210,7 +185,7 @@ def list_runs(
     with services(ctx) as svc:
         runs = svc.runs.all()
     if json_out:
-        print_json([_info_json(r) for r in runs])
+        print_json([info_json(r) for r in runs])
         return
     table = Table(
         "run", "status", "method", "backend", "model", "dataset", "done", "errors", "total"
@@ -218,7 +193,7 @@ def list_runs(
     for r in runs:
         table.add_row(
             str(r.id),
-            r.status.value,
+            r.status_text,
             r.config.method.value,
             r.config.backend.value,
             r.config.model,
@@ -238,7 +213,7 @@ def show(
     with services(ctx) as svc:
         info = svc.runs.get(run_id)
         described = svc.runs.describe(run_id)
-    doc = {**_info_json(info), "config": info.config.as_json(), "describe": described}
+    doc = {**info_json(info), "config": info.config.as_json(), "describe": described}
     if json_out:
         print_json(doc)
         return
@@ -251,19 +226,29 @@ def cancel(ctx: typer.Context, run_id: int) -> None:
     """Stop a run after the task in hand (resume continues it)."""
     with services(ctx) as svc:
         info = svc.runs.cancel(run_id)
-    typer.echo(f"run {run_id}: {info.status.value}")
+    typer.echo(f"run {run_id}: {info.status_text}")
 
 
 @run_app.command("resume")
 def resume(
-    ctx: typer.Context, run_id: int, wait: Annotated[bool, typer.Option("--wait")] = False
+    ctx: typer.Context,
+    run_id: int,
+    retry_errors: Annotated[
+        bool,
+        typer.Option("--retry-errors", help="Also run again the tasks that ended in an error."),
+    ] = False,
+    wait: Annotated[bool, typer.Option("--wait")] = False,
 ) -> None:
-    """Continue a cancelled, failed or interrupted run: only the tasks not yet done."""
+    """Continue a cancelled, failed or interrupted run: only the tasks not yet done (with
+    --retry-errors also those that failed, e.g. during a server outage)."""
     with services(ctx) as svc:
-        info = svc.runs.resume(run_id, launch=not wait)
+        info = svc.runs.resume(run_id, launch=not wait, retry_errors=retry_errors)
         if wait:
-            info = _foreground(svc, run_id)
+            info = foreground(svc, run_id)
     typer.echo(
-        f"run {run_id}: {info.status.value} ({info.n_done} done, {info.n_error} errors "
+        f"run {run_id}: {info.status_text} ({info.n_done} done, {info.n_error} errors "
         f"of {info.n_total})"
     )
+
+
+run_app.command("logs")(logs)

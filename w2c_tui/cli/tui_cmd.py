@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from w2c_tui.cli.context import EXIT_BAD_INPUT, fail, state
+from w2c_tui.cli.context import EXIT_BAD_INPUT, cannot_open, fail, state
 
 
 def tui(
@@ -40,7 +40,7 @@ def run_tui(
 ) -> None:
     """Build the services and the app the same way the tests do, and run it."""
     from w2c_tui.config import load_settings
-    from w2c_tui.services import display_url, open_services
+    from w2c_tui.services import open_services
     from w2c_tui.tui.app import W2CApp
 
     try:
@@ -50,9 +50,7 @@ def run_tui(
     try:
         svc = open_services(state(ctx).db)
     except Exception as error:
-        given = state(ctx).db
-        where = display_url(given) if given else "(default)"
-        raise fail(f"cannot open database {where}: {error}", EXIT_BAD_INPUT) from error
+        raise fail(cannot_open(state(ctx).db, error), EXIT_BAD_INPUT) from error
     try:
         app = W2CApp(
             svc,
@@ -64,3 +62,5 @@ def run_tui(
         app.run()
     finally:
         svc.close()
+    if app.return_code:
+        raise typer.Exit(app.return_code)

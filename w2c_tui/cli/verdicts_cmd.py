@@ -11,7 +11,10 @@ from typing import Annotated
 
 import typer
 
+from w2c_tui.cli.choices import ExportFormat
 from w2c_tui.cli.context import services
+from w2c_tui.cli.output import write_output
+from w2c_tui.io.csvcell import safe_row
 
 verdicts_app = typer.Typer(help="Verdicts of runs.", no_args_is_help=True)
 LABELS = ["direct", "tool_call", "request_for_info", "cannot_answer"]
@@ -21,16 +24,17 @@ LABELS = ["direct", "tool_call", "request_for_info", "cannot_answer"]
 def export(
     ctx: typer.Context,
     run: Annotated[int, typer.Option("--run", help="The run id.")],
-    fmt: Annotated[str, typer.Option("--format", help="jsonl or csv.")] = "jsonl",
+    fmt: Annotated[
+        ExportFormat, typer.Option("--format", help="jsonl or csv.")
+    ] = ExportFormat.JSONL,
     output: Annotated[Path | None, typer.Option("-o", "--output")] = None,
 ) -> None:
     """uuid, sample, label, status (ok / invalid / error), and for log-prob runs the four
     log-likelihoods in option order (direct, tool_call, request_for_info, cannot_answer),
     pred_raw and pred_norm. No API key is ever part of it."""
-    if fmt not in ("jsonl", "csv"):
-        raise typer.BadParameter("jsonl or csv", param_hint="--format")
     with services(ctx) as svc:
         rows = svc.runs.results(run)
+        database = svc.database_file()
     records = []
     for row in rows:
         scores = row["scores"]
@@ -52,7 +56,7 @@ def export(
             )
         records.append(record)
     buffer = io.StringIO()
-    if fmt == "jsonl":
+    if fmt is ExportFormat.JSONL:
         for record in records:
             buffer.write(json.dumps(record, ensure_ascii=False) + "\n")
     else:
@@ -77,10 +81,9 @@ def export(
                 LABELS, record.get("loglikelihoods") or [None] * 4, strict=True
             ):
                 flat[f"ll_{label}"] = value
-            writer.writerow(flat)
+            writer.writerow(safe_row(flat))
     if output is None:
         sys.stdout.write(buffer.getvalue())
         return
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(buffer.getvalue(), encoding="utf-8")
+    write_output(output, buffer.getvalue(), database)
     typer.echo(f"wrote {len(records)} line(s) to {output}", err=True)

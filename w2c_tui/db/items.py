@@ -257,6 +257,17 @@ class ItemQueries:
         """The item with its responses, every current verdict, and this annotator's QA."""
         return self._details.detail(item_id, rater_id)
 
+    def in_order(self, dataset: str) -> list[Item]:
+        """Every item of `dataset`, in file order."""
+        with Session(self.engine) as session:
+            ds = dataset_row(session, dataset)
+            rows = session.exec(
+                select(ItemRow)
+                .where(col(ItemRow.dataset_id) == ds.id)
+                .order_by(col(ItemRow.position))
+            ).all()
+            return [to_item(row, ds.name) for row in rows]
+
 
 def _line_query(spec: ListSpec) -> Any:
     return sa_select(

@@ -21,6 +21,8 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.pool import NullPool
 
+from w2c_tui.domain.errors import W2CError
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 LOCK_KEY = 0x7732635F6D6967  # "w2c_mig": the advisory lock all w2c processes agree on
 SQLITE_LOCK_WAIT_MS = 300_000
@@ -50,11 +52,34 @@ def head_revision() -> str:
     return head
 
 
+class DatabaseTooNew(W2CError):
+    """The database was written by a newer w2c-tui: this one does not know its schema."""
+
+
+def known_revisions() -> set[str]:
+    """Every revision this version of w2c-tui has a migration for."""
+    return {script.revision for script in ScriptDirectory(str(MIGRATIONS)).walk_revisions()}
+
+
+def check_known(engine: Engine) -> str | None:
+    """The database's revision; DatabaseTooNew when this version does not know it."""
+    current = current_revision(engine)
+    if current is not None and current not in known_revisions():
+        raise DatabaseTooNew(
+            f"the database is at schema revision {current}, which is newer than this version "
+            f"of w2c-tui knows (its newest is {head_revision()}): it was written by a newer "
+            "w2c-tui; upgrade w2c-tui (pip install -U w2c-tui) to open it. Nothing was changed."
+        )
+    return current
+
+
 def upgrade(engine: Engine, revision: str = "head") -> bool:
     """Apply every migration up to `revision`; False when there was nothing to do (a no-op
-    when already there, also when another process upgraded it while this one waited)."""
+    when already there, also when another process upgraded it while this one waited).
+    DatabaseTooNew for a database a newer w2c-tui wrote."""
+    current = check_known(engine)
     target = head_revision() if revision == "head" else revision
-    if current_revision(engine) == target:
+    if current == target:
         return False
     with _locked(engine) as connection:
         if MigrationContext.configure(connection).get_current_revision() == target:

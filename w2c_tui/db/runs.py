@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import socket
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -13,7 +12,8 @@ from sqlmodel import Session, col, select
 
 from w2c_tui.db.common import chunked, dataset_row, rater_row, target_model_row
 from w2c_tui.db.convert import dumps, loads, to_item
-from w2c_tui.db.run_results import record_results
+from w2c_tui.db.run_claims import RunClaims
+from w2c_tui.db.run_records import RunRecords
 from w2c_tui.db.tables import (
     DatasetRow,
     ItemRow,
@@ -22,11 +22,10 @@ from w2c_tui.db.tables import (
     RunResultRow,
     RunRow,
     TargetModelRow,
-    VerdictRow,
 )
 from w2c_tui.domain.errors import NotFoundError
 from w2c_tui.domain.records import RaterSpec
-from w2c_tui.domain.runs import RunConfig, RunInfo, RunStatus, Task, TaskResult
+from w2c_tui.domain.runs import RunConfig, RunInfo, RunStatus, Task
 
 
 def now() -> datetime:
@@ -34,8 +33,8 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-class RunStore:
-    """Reads and writes runs."""
+class RunStore(RunRecords, RunClaims):
+    """Reads and writes runs (recording results: run_records; claiming runs: run_claims)."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -110,6 +109,7 @@ class RunStore:
             log_path=row.log_path,
             rater=f"{rater.kind}:{rater.name}" if rater else None,
             host=row.host,
+            worker_started=row.worker_started,
         )
 
     def describe(self, run_id: int) -> dict[str, Any]:
@@ -194,59 +194,6 @@ class RunStore:
                         )
                     )
             return tasks
-
-    def record(
-        self, run_id: int, result: TaskResult, config: RunConfig, rater: RaterSpec | None
-    ) -> bool:
-        """Store one task's outcome with its checkpoint row; False when it was already there."""
-        return record_results(self.engine, run_id, [result], config, rater) == 1
-
-    def record_many(
-        self,
-        run_id: int,
-        results: Sequence[TaskResult],
-        config: RunConfig,
-        rater: RaterSpec | None,
-    ) -> int:
-        """Store outcomes in one transaction (see record_results); how many were new."""
-        return record_results(self.engine, run_id, results, config, rater)
-
-    def results(self, run_id: int) -> list[dict[str, Any]]:
-        """One row per task: uuid, sample, status, label, raw, scores, error (for exports)."""
-        with Session(self.engine) as session:
-            rows = session.exec(
-                select(RunResultRow)
-                .where(col(RunResultRow.run_id) == run_id)
-                .order_by(col(RunResultRow.id))
-            ).all()
-            out = []
-            for row in rows:
-                item = session.get(ItemRow, row.item_id)
-                verdict = session.get(VerdictRow, row.verdict_id) if row.verdict_id else None
-                response = session.get(ResponseRow, row.response_id) if row.response_id else None
-                out.append(
-                    {
-                        "uuid": item.uuid if item else None,
-                        "position": item.position if item else None,
-                        "sample_index": row.sample_index,
-                        "status": (verdict.status if verdict else "ok")
-                        if row.status == "ok"
-                        else "error",
-                        "label": verdict.label if verdict else None,
-                        "raw": verdict.raw if verdict else None,
-                        "scores": json.loads(verdict.scores_json) if verdict else {},
-                        "response": response.text if response else None,
-                        "error": row.error,
-                        "retries": row.retries,
-                    }
-                )
-            out.sort(
-                key=lambda r: (
-                    r["position"] if r["position"] is not None else -1,
-                    r["sample_index"],
-                )
-            )
-            return out
 
     def set_identity(
         self, run_id: int, fingerprint: str, describe: dict[str, Any], rater: RaterSpec | None

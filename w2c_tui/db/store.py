@@ -87,6 +87,13 @@ class Store:
             head=head,
         )
 
+    def database_file(self) -> str | None:
+        """The SQLite file behind the engine (None for a server database or :memory:)."""
+        if self.engine.dialect.name != "sqlite":
+            return None
+        database = self.engine.url.database
+        return database if database and database != ":memory:" else None
+
     def upgrade(self) -> None:
         """Apply pending migrations."""
         upgrade(self.engine)

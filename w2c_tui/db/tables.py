@@ -188,6 +188,9 @@ class RunRow(SQLModel, table=True):
     n_error: int = 0
     error: str | None = Field(default=None, sa_column=Column(Text))
     pid: int | None = None
+    worker_started: float | None = None
+    """The worker process's start time (seconds since the epoch, as psutil reports it): a pid
+    alone may have been reused by another process."""
     host: str | None = None
     created_at: datetime = Field(default_factory=utcnow)
     started_at: datetime | None = None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -57,6 +58,26 @@ class RunStartError(W2CError):
     """A run cannot start; the message says what to fix (bad URL, missing key, no model…)."""
 
 
+ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+KEY_PREFIXES = ("sk-", "sk_", "hf_", "gsk_", "ghp_", "xai-", "AIza", "pk-", "rk-")
+
+
+def check_key_env(name: str | None) -> None:
+    """RunStartError unless `name` is an environment variable's name: a value that looks like
+    an API key itself is refused without being repeated (it must not reach the database)."""
+    if name is None:
+        return
+    looks_like_key = name.startswith(KEY_PREFIXES) or (
+        len(name) >= 32 and any(c.islower() for c in name) and any(c.isdigit() for c in name)
+    )
+    if not ENV_NAME.fullmatch(name) or looks_like_key:
+        raise RunStartError(
+            "--api-key-env takes the NAME of the environment variable that holds the key "
+            "(e.g. OPENAI_API_KEY: letters, digits and _), not the key itself; what was given "
+            "looks like a key and was neither stored nor shown"
+        )
+
+
 @dataclass(frozen=True)
 class RunConfig:
     """Everything that defines a run; its fingerprint identifies the computation.
@@ -83,6 +104,8 @@ class RunConfig:
     bos: bool = False
     batch_size: int = 8
     device: str = "auto"
+    threads: int | None = None
+    """transformers on the CPU: compute threads (None: the free usable cores; local/threads.py)."""
     native_tools: bool = False
     structured: bool = True
     """Judge: ask for structured output (a JSON schema where the API accepts one; constrained
@@ -91,6 +114,12 @@ class RunConfig:
     limit: int | None = None
     timeout_s: float = 60.0
     max_retries: int = 5
+    tokenizer: str | None = None
+    """openai log-prob MCQ: the served model's tokenizer (a local folder or a cached id; default
+    --model when that is one), so prompts go as token ids, split exactly as lm-eval splits."""
+    seed: int | None = 0
+    """Sampling seed sent with every request that samples (temperature > 0): repeat k of an item
+    gets seed + k, so a rerun asks the same questions with the same seeds."""
 
     def as_json(self) -> dict[str, Any]:
         """A plain dict (enums as their values)."""
@@ -185,11 +214,20 @@ class RunInfo:
     log_path: str | None
     rater: str | None
     host: str | None = None
+    worker_started: float | None = None
+    """The worker process's start time (psutil's create_time), to tell it from a reused pid."""
 
     @property
     def progress(self) -> float:
         """Share of tasks done (errors included)."""
         return (self.n_done + self.n_error) / self.n_total if self.n_total else 0.0
+
+    @property
+    def status_text(self) -> str:
+        """The status as shown: `done with 3 errors` where tasks failed."""
+        if self.status is RunStatus.DONE and self.n_error:
+            return f"done with {self.n_error} error{'s' if self.n_error != 1 else ''}"
+        return self.status.value
 
 
 @dataclass(frozen=True)

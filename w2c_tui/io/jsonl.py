@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -41,16 +43,52 @@ class Progress:
             self._callback(self.total, self.total)
 
 
-def read_bytes(path: Path) -> bytes:
-    """A file's bytes; an InputError when it cannot be read."""
+def max_input_bytes() -> int:
+    """The most an import reads from one file (W2C_MAX_INPUT_BYTES, default 4 GiB)."""
+    value = os.environ.get("W2C_MAX_INPUT_BYTES", "")
+    return int(value) if value.isdigit() else 4 << 30
+
+
+def check_regular(path: Path) -> int:
+    """The size of `path`, a regular file no larger than `max_input_bytes()`; InputError for a
+    folder, a device, pipe or socket (`/dev/zero`, a FIFO: input that may never end) or a file
+    too large."""
     try:
-        return path.read_bytes()
-    except IsADirectoryError as error:
-        raise InputError(str(path), "expected a file, got a folder") from error
+        info = path.stat()
     except FileNotFoundError as error:
         raise InputError(str(path), "no such file or folder") from error
     except OSError as error:
         raise InputError(str(path), f"cannot read: {error.strerror or error}") from error
+    if stat.S_ISDIR(info.st_mode):
+        raise InputError(str(path), "expected a file, got a folder")
+    if not stat.S_ISREG(info.st_mode):
+        raise InputError(
+            str(path),
+            "not a regular file (a device, pipe or socket, whose input may never end); "
+            "save it to a file and import that",
+        )
+    limit = max_input_bytes()
+    if info.st_size > limit:
+        raise InputError(
+            str(path),
+            f"the file has {info.st_size:,} bytes, more than the {limit:,} an import reads "
+            "(set W2C_MAX_INPUT_BYTES to allow more)",
+        )
+    return info.st_size
+
+
+def read_bytes(path: Path) -> bytes:
+    """A regular file's bytes (`check_regular`); an InputError when it cannot be read."""
+    check_regular(path)
+    limit = max_input_bytes()
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(limit + 1)
+    except OSError as error:
+        raise InputError(str(path), f"cannot read: {error.strerror or error}") from error
+    if len(data) > limit:
+        raise InputError(str(path), f"the file grew past {limit:,} bytes while being read")
+    return data
 
 
 def sha256_hex(data: bytes) -> str:
@@ -121,9 +159,13 @@ def iter_lines(
 
 def first_object(path: Path) -> tuple[int, dict[str, Any]] | None:
     """The first non-blank line's object, reading no further than it; None for an empty file."""
+    check_regular(path)
+    limit = max_input_bytes()
     try:
         with path.open("rb") as handle:
-            for number, raw in enumerate(handle, start=1):
+            for number, raw in enumerate(iter(lambda: handle.readline(limit + 1), b""), start=1):
+                if len(raw) > limit:
+                    raise InputError(str(path), f"a line longer than {limit:,} bytes", line=number)
                 if number == 1:
                     raw = raw.removeprefix(BOM)
                 value = _parse_line(path, number, raw.rstrip(b"\r\n"))

@@ -65,6 +65,14 @@ def _float(value: Any, path: Path, line: int, field: str) -> float:
         raise wrong_type(path, line, field, "a log-likelihood (number)", value)
     if math.isnan(number):
         raise fail(path, line, field, "log-likelihood is NaN")
+    if math.isinf(number):
+        raise fail(
+            path, line, field, f"log-likelihood {value!r} is infinite (or beyond a float's range)"
+        )
+    if number > 0:
+        raise fail(
+            path, line, field, f"log-likelihood {value!r} is positive: a log-probability is ≤ 0"
+        )
     return number
 
 

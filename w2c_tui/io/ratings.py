@@ -54,8 +54,19 @@ def _csv(path: Path, data: bytes) -> list[Row]:
             line=1,
         )
     rows: list[Row] = []
+    width = len(reader.fieldnames or [])
     for record in reader:
         line = reader.line_num
+        extra = record.get(None)
+        short = any(value is None for key, value in record.items() if key is not None)
+        if extra is not None or short:
+            cells = width + len(extra or []) - sum(v is None for v in record.values())
+            raise InputError(
+                str(path),
+                f"the row has {cells} cell(s) but the header has {width}: a ragged row "
+                "(a stray or missing separator?)",
+                line=line,
+            )
         values = [(record.get(f) or "").strip() for f in FIELDS]
         for name, value in zip(FIELDS[:2], values[:2], strict=True):
             if not value:

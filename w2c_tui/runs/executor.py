@@ -27,12 +27,13 @@ class Executor(Protocol):
         a TaskResult with `error` set and the run goes on."""
 
 
-def make_executor(config: RunConfig) -> Executor:
-    """The executor for `config.backend` (its heavy imports happen here, not before)."""
+def make_executor(config: RunConfig, models: Any | None = None) -> Executor:
+    """The executor for `config.backend` (its heavy imports happen here, not before);
+    `models`, a `runs.local.loading.ModelCache`, shares loaded local models between executors."""
     if config.backend is Backend.TRANSFORMERS:
         from w2c_tui.runs.local.executor import TransformersExecutor
 
-        return TransformersExecutor(config)
+        return TransformersExecutor(config, models)
     if config.backend is Backend.OPENAI:
         from w2c_tui.runs.api.executor import OpenAIExecutor
 

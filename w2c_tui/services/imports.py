@@ -53,7 +53,7 @@ class ImportService:
         return self._store.imports.apply(bundle, name, dry_run=dry_run, strict=strict)
 
     def demo_manifest(self) -> Path:
-        """The bundled demo's manifest (datasets/demo/manifest.json)."""
+        """The bundled demo's manifest (package data: w2c_tui/demo/manifest.json)."""
         return demo_dir() / "manifest.json"
 
     def import_demo(self, progress: ProgressCallback | None = None) -> list[ImportReport]:

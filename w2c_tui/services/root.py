@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from w2c_tui.services.exports import ExportService
     from w2c_tui.services.metrics import MetricsService
     from w2c_tui.services.preference import PreferenceService
+    from w2c_tui.services.prompts import PromptService
     from w2c_tui.services.qa_summary import QASummaryService
     from w2c_tui.services.runs import RunService
     from w2c_tui.services.team import TeamService
@@ -51,6 +52,7 @@ class Services:
     _qa: QASummaryService | None = field(default=None, repr=False)
     _exports: ExportService | None = field(default=None, repr=False)
     _preference: PreferenceService | None = field(default=None, repr=False)
+    _prompts: PromptService | None = field(default=None, repr=False)
 
     @property
     def agreement(self) -> AgreementService:
@@ -123,6 +125,19 @@ class Services:
         if self._preference is None:
             self._preference = PreferenceService(self.store)
         return self._preference
+
+    @property
+    def prompts(self) -> PromptService:
+        """What a model sees for each item under a template."""
+        if self._prompts is None:
+            from w2c_tui.services.prompts import PromptService
+
+            self._prompts = PromptService(self.store)
+        return self._prompts
+
+    def database_file(self) -> str | None:
+        """The database's file on this machine (SQLite), None for a server database."""
+        return self.store.database_file()
 
     def close(self) -> None:
         """Release the database."""

@@ -55,7 +55,12 @@ class W2CApp(App[None]):
 
     def on_mount(self) -> None:
         if self.settings.keys:
-            self.set_keymap(self.settings.keys)
+            from w2c_tui.tui.keymap import check_keymap
+
+            valid, problems = check_keymap(self.settings.keys)
+            self.set_keymap(valid)
+            for problem in problems:
+                self.notify(problem, title="Settings", severity="warning", timeout=20)
         if self.annotator:
             self._prepare()
         else:
@@ -84,7 +89,7 @@ class W2CApp(App[None]):
 
     @work(thread=True, exclusive=True, name="import-demo")
     def import_demo(self) -> int:
-        """Import datasets/demo (items, two models' responses, judge and log-prob verdicts)."""
+        """Import the bundled demo (items, two models' responses, judge and log-prob verdicts)."""
         reports = self.services.imports.import_demo()
         return sum(r.items_new for r in reports)
 
@@ -119,7 +124,24 @@ class W2CApp(App[None]):
         self.push_screen(ReviewScreen(self.services, self.annotator, self.dataset))
         self.call_after_refresh(tune_collector)
 
+    def _fatal_error(self) -> None:
+        """An unhandled exception: the traceback goes to a crash log and the terminal gets one
+        line naming it (Textual 8.2.8's hook, which otherwise prints the whole traceback)."""
+        import sys
+
+        from rich.text import Text
+
+        from w2c_tui.crash import crash_message, write_crash_log
+
+        error = self._exception or sys.exception() or RuntimeError("unknown error")
+        message = crash_message(error, write_crash_log(error, [self.services.url]))
+        self.bell()
+        self._exit_renderables.append(Text(message, style="bold red"))
+        self._close_messages_no_wait()
+
     @property
     def keymap(self) -> dict[str, str]:
-        """The user's key overrides (binding id → keys)."""
-        return dict(self.settings.keys)
+        """The user's key overrides (binding id → keys) that were applied."""
+        from w2c_tui.tui.keymap import check_keymap
+
+        return check_keymap(self.settings.keys)[0]

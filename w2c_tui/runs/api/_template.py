@@ -41,5 +41,5 @@ def mcq_prompt(template: str, task: Task) -> tuple[str, list[str]]:
 def split_context(prompt: str, choice: str) -> tuple[str, str]:
     """(context, continuation) with lm-eval's move of the prompt's trailing whitespace into the
     continuation (§2.2 step 4); the target delimiter is empty, so the text is prompt + choice."""
-    context = prompt.rstrip()
-    return context, prompt[len(context) :] + choice
+    context, [continuation] = prompts.scored_pairs(prompt, [choice])
+    return context, continuation

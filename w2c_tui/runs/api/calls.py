@@ -40,6 +40,18 @@ class Endpoint:
     echo_context: bool = False
     """An MCQ split needed the context's own token count (offsets did not match the text): from
     then on batched requests carry the context along with the four choices."""
+    token_prompts: bool | None = None
+    """The server takes prompts as token ids (a list of lists of ints, as vLLM does) and our
+    tokenizer tokenises as it does: MCQ contexts and continuations go as ids, split exactly."""
+    prompt_logprobs: bool | None = None
+    """The server returns `prompt_logprobs` (vLLM's extra parameter: each prompt token's
+    log-prob and rank by token id); preferred to echo for token-id prompts."""
+    tokenizer_note: str | None = None
+    """Why prompts go as text (no tokenizer, the server refused ids, a tokenizer mismatch)."""
+    seed: bool = True
+    """The server takes `seed` (False once it refused it: later requests go without)."""
+    n_choices: bool | None = None
+    """The server answers `n` > 1 with that many choices (None: not tried yet)."""
 
 
 def refuses(exc: BaseException, *words: str) -> bool:
@@ -80,12 +92,28 @@ class Api:
             self.max_retries = min(self.max_retries, CHECK_RETRIES)
         self.rng = random.Random()
         self._probing = asyncio.Lock()
+        self.tokenizer: Any | None = None
+        """The served model's tokenizer, for token-id prompts (set by the executor)."""
+
+    def sample_seed(self, sample_index: int) -> int | None:
+        """The seed of repeat `sample_index` (config.seed + index) when the request samples
+        (temperature > 0) and the server takes seeds; None otherwise."""
+        config = self.config
+        if config.temperature <= 0 or config.seed is None or not self.endpoint.seed:
+            return None
+        return config.seed + sample_index
 
     async def chat(
-        self, attempts: Attempts, messages: list[dict[str, Any]], **extra: Any
+        self,
+        attempts: Attempts,
+        messages: list[dict[str, Any]],
+        *,
+        seed: int | None = None,
+        **extra: Any,
     ) -> ChatCompletion:
-        """A chat completion at the run's temperature and max_tokens (plus `extra` params);
-        adapts once to servers that want `max_completion_tokens` (OpenAI's reasoning models)."""
+        """A chat completion at the run's temperature and max_tokens (plus `extra` params and
+        `seed` where given); adapts once to servers that want `max_completion_tokens` (OpenAI's
+        reasoning models) and to servers that refuse `seed`."""
         import openai
 
         while True:
@@ -97,9 +125,14 @@ class Api:
                 **{k: v for k, v in extra.items() if k != "max_tokens"},
                 key: extra.get("max_tokens", self.config.max_tokens),
             }
+            if seed is not None and self.endpoint.seed:
+                params["seed"] = seed
             try:
                 return await self._chat_once(attempts, params)
             except openai.APIStatusError as exc:
+                if "seed" in params and refuses(exc, "seed"):
+                    self.endpoint.seed = False
+                    continue
                 if key != "max_tokens" or not refuses(exc, "max_completion_tokens"):
                     raise
                 self.endpoint.max_tokens_param = "max_completion_tokens"
@@ -216,6 +249,33 @@ class Api:
             return completion
 
         return await self._retried(attempts, call)
+
+    async def token_completion(
+        self, attempts: Attempts, prompts: Sequence[Sequence[int]], *, prompt_logprobs: bool
+    ) -> Completion:
+        """`/completions` for token-id prompts (one choice per prompt): with `prompt_logprobs`
+        (vLLM's extra parameter) and one generated token, else echo + logprobs like `echo`."""
+        params: dict[str, Any] = {
+            "model": self.config.model,
+            "prompt": [list(p) for p in prompts],
+            "temperature": 0.0,
+        }
+        if prompt_logprobs:
+            params.update(max_tokens=1, extra_body={"prompt_logprobs": 1})
+        else:
+            params.update(echo=True, logprobs=1, max_tokens=self.endpoint.echo_max_tokens)
+
+        async def call() -> Completion:
+            completion: Completion = await self.client.completions.create(**params)
+            return completion
+
+        return await self._retried(attempts, call)
+
+    async def echo_plain(self, attempts: Attempts, text: str) -> Echo:
+        """The echo of `text` without special tokens (the switch must be accepted)."""
+        sent_max = self.endpoint.echo_max_tokens
+        completion = await self._echo_once(attempts, text, True, sent_max, bos=False)
+        return read_echo(completion, text, sent_max)
 
     async def bos_adds_a_token(self, attempts: Attempts, text: str) -> bool:
         """Whether `add_special_tokens=true` makes the server's tokenizer put a token in front of

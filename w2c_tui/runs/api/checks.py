@@ -9,6 +9,7 @@ from w2c_tui.runs.api.client import public_url
 from w2c_tui.runs.api.echo import NO_ECHO_HELP, NoPromptLogprobs, read_echo
 from w2c_tui.runs.api.judging import ask
 from w2c_tui.runs.api.retry import Attempts, describe_error, with_retries
+from w2c_tui.runs.api.tokens import probe_tokens
 
 PROBE_TEXT = "The quick brown fox jumps over the lazy dog."
 """What the echo probe scores: several tokens with any tokenizer."""
@@ -89,7 +90,16 @@ async def _probe_echo(api: Api) -> None:
         api.endpoint.echo_max_tokens = 1
         completion, max_tokens = await api.echo(Attempts(), PROBE_TEXT)
     alone = read_echo(completion, PROBE_TEXT, max_tokens)
-    if api.config.bos:
+    if api.config.bos and api.endpoint.bos_switch:  # compare with what our ids will be
+        plain = await api.echo_plain(Attempts(), PROBE_TEXT)
+    else:
+        plain = alone
+    await probe_tokens(api, plain, PROBE_TEXT)
+    if api.config.bos and api.tokenizer is not None and api.tokenizer.bos_token_id is None:
+        raise RunStartError(
+            "--bos was asked for, but the tokenizer has no BOS token: run without --bos"
+        )
+    if api.config.bos and not api.endpoint.token_prompts:
         await _check_bos(api)
     if api.endpoint.batch_prompts is None:
         batch = await api.echo_batch(Attempts(), [PROBE_FIRST, PROBE_TEXT])

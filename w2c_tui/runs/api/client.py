@@ -75,7 +75,8 @@ def import_openai() -> ModuleType:
         import openai
     except ImportError:
         raise RunStartError(
-            "the openai backend needs the openai package: pip install 'w2c-tui[api]'"
+            "the openai backend needs the openai package, a dependency of w2c-tui: "
+            "pip install 'openai>=1.40' (or reinstall w2c-tui)"
         ) from None
     return openai
 

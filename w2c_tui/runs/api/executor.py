@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import replace
 from typing import Any
 
 from w2c_tui.domain.runs import Method, RunConfig, Task, TaskResult
@@ -29,16 +28,15 @@ from w2c_tui.runs.api.client import (
     make_client,
     public_url,
 )
-from w2c_tui.runs.api.echo import NO_ECHO_HELP, NoPromptLogprobs
 from w2c_tui.runs.api.generate import generate
 from w2c_tui.runs.api.judging import judge
 from w2c_tui.runs.api.mcq import mcq_index, mcq_logprob
-from w2c_tui.runs.api.retry import DEFAULT_RETRY_POLICY, Attempts, RetryPolicy, describe_error
+from w2c_tui.runs.api.repeats import Handler, group_repeats, n_handler, process_unit
+from w2c_tui.runs.api.retry import DEFAULT_RETRY_POLICY, Attempts, RetryPolicy
+from w2c_tui.runs.api.tokens import load_api_tokenizer
 from w2c_tui.runs.executor import Emit, ShouldStop
 from w2c_tui.runs.judge import JudgePrompt, load_judge_prompt
 from w2c_tui.runs.mcq_index import mcq_index_prompt_version
-
-Handler = Callable[[Api, Task, Attempts], Awaitable[TaskResult]]
 
 
 class OpenAIExecutor:
@@ -49,6 +47,7 @@ class OpenAIExecutor:
         self.retry = retry
         self.endpoint = Endpoint()
         self._judge_prompt: JudgePrompt | None = None
+        self.tokenizer: Any | None = None
 
     def check(self) -> None:
         """RunStartError with what to fix: key variable, URL, server, key, model, echo support."""
@@ -56,6 +55,8 @@ class OpenAIExecutor:
         check_base_url(self.config)
         if self.config.method is Method.JUDGE:
             self._prompt()
+        if self.config.method is Method.MCQ_LOGPROB:
+            self.tokenizer, self.endpoint.tokenizer_note = load_api_tokenizer(self.config)
         asyncio.run(self._with_api(check_endpoint, checking=True))
 
     def describe(self) -> dict[str, Any]:
@@ -75,6 +76,10 @@ class OpenAIExecutor:
         if config.method is Method.GENERATE:
             info["native_tools"] = config.native_tools
             info["prompt"] = "native_tools" if config.native_tools else config.template
+        if config.method is not Method.MCQ_LOGPROB and config.temperature > 0:
+            info["seed"] = config.seed if self.endpoint.seed else "refused by the server"
+            if n_handler(config) is not None:
+                info["repeats_via"] = "n choices, where the server gives them"
         elif config.method is Method.JUDGE:
             info["judge_prompt_version"] = self._prompt().version
             info["structured_output"] = config.structured and self.endpoint.structured
@@ -85,23 +90,37 @@ class OpenAIExecutor:
             info["template_hash"] = prompts.template_hash(config.template)
             info["echo_max_tokens"] = self.endpoint.echo_max_tokens
             info["echo_batch"] = self.endpoint.batch_prompts
-            info["bos"] = config.bos if self.endpoint.bos_switch else "server default"
+            tokens = bool(self.endpoint.token_prompts)
+            info["bos"] = config.bos if self.endpoint.bos_switch or tokens else "server default"
+            info["prompt_mode"] = "token_ids" if tokens else "text"
+            if tokens:
+                info["tokenizer"] = config.tokenizer or config.model
+                info["tokenizer_vocab"] = len(self.tokenizer) if self.tokenizer else None
+                info["logprobs_via"] = (
+                    "prompt_logprobs" if self.endpoint.prompt_logprobs else "echo"
+                )
+            elif self.endpoint.tokenizer_note:
+                info["text_prompts_because"] = self.endpoint.tokenizer_note
         return info
 
     def run(self, tasks: Sequence[Task], emit: Emit, should_stop: ShouldStop) -> None:
-        """Process every task (see the module docstring)."""
+        """Process every task (see the module docstring); an item's repeats at temperature > 0
+        go as one request with `n` choices where the method allows it (`repeats.py`)."""
         handler = self._handler()
+        many = n_handler(self.config)
+        units = group_repeats(tasks) if many is not None else [[task] for task in tasks]
 
         async def work(api: Api) -> None:
-            queue = iter(tasks)
+            queue = iter(units)
 
             async def worker() -> None:
-                for task in queue:
+                for unit in queue:
                     if should_stop():
                         return
-                    emit(await _process(api, handler, task))
+                    for result in await process_unit(api, handler, many, unit):
+                        emit(result)
 
-            lanes = max(1, min(self.config.concurrency, len(tasks)))
+            lanes = max(1, min(self.config.concurrency, len(units)))
             try:
                 async with asyncio.TaskGroup() as group:
                     for _ in range(lanes):
@@ -109,7 +128,7 @@ class OpenAIExecutor:
             except BaseExceptionGroup as failed:
                 raise failed.exceptions[0] from None
 
-        if tasks:
+        if units:
             asyncio.run(self._with_api(work))
 
     def _prompt(self) -> JudgePrompt:
@@ -145,19 +164,5 @@ class OpenAIExecutor:
                 Redactor(key),
                 checking=checking,
             )
+            api.tokenizer = self.tokenizer
             await body(api)
-
-
-async def _process(api: Api, handler: Handler, task: Task) -> TaskResult:
-    """One task's result; any failure becomes a task error (redacted), retries in meta."""
-    attempts = Attempts()
-    try:
-        result = await handler(api, task, attempts)
-    except NoPromptLogprobs as exc:
-        result = TaskResult(task=task, error=f"{NO_ECHO_HELP} ({exc})")
-    except Exception as exc:
-        result = TaskResult(task=task, error=api.redact(describe_error(exc)))
-    meta = {**result.meta, "retries": attempts.retries}
-    if attempts.last_error is not None:
-        meta["last_error"] = attempts.last_error
-    return replace(result, meta=meta)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from w2c_tui.domain.runs import Task, TaskResult
@@ -17,7 +18,9 @@ from w2c_tui.runs.judge import (
 )
 
 
-async def ask(api: Api, attempts: Attempts, messages: list[dict[str, Any]]) -> tuple[str, bool]:
+async def ask(
+    api: Api, attempts: Attempts, messages: list[dict[str, Any]], seed: int | None = None
+) -> tuple[str, bool]:
     """(reply text, structured output requested and accepted); drops response_format for good on
     a server that refuses it (a 400/422 naming response_format or json_schema). Accepted is not
     enforced: some servers ignore the field (`transformers serve` does), so replies are always
@@ -26,14 +29,16 @@ async def ask(api: Api, attempts: Attempts, messages: list[dict[str, Any]]) -> t
 
     if api.config.structured and api.endpoint.structured is not False:
         try:
-            completion = await api.chat(attempts, messages, response_format=judge_response_format())
+            completion = await api.chat(
+                attempts, messages, seed=seed, response_format=judge_response_format()
+            )
             api.endpoint.structured = True
             return _content(completion), True
         except openai.APIStatusError as exc:
             if not refuses(exc, "response_format", "json_schema"):
                 raise
             api.endpoint.structured = False
-    return _content(await api.chat(attempts, messages)), False
+    return _content(await api.chat(attempts, messages, seed=seed)), False
 
 
 def _content(completion: Any) -> str:
@@ -47,10 +52,15 @@ async def judge(api: Api, prompt: JudgePrompt, task: Task, attempts: Attempts) -
     if task.response_text is None:
         return TaskResult(task=task, error="the task has no response to judge")
     messages = judge_messages(prompt, task)
-    reply, structured = await ask(api, attempts, messages)
+    seed = api.sample_seed(task.sample_index)
+    reply, structured = await ask(api, attempts, messages, seed)
     replies = [reply]
     if parse_judge_reply(reply).label is None:
-        again, repaired_structured = await ask(api, attempts, repair_messages(messages, reply))
+        repair = repair_messages(messages, reply)
+        again, repaired_structured = await ask(api, attempts, repair, seed)
         structured = structured or repaired_structured
         replies.append(again)
-    return judge_result(task, prompt, replies, structured)
+    result = judge_result(task, prompt, replies, structured)
+    if seed is not None and api.endpoint.seed:
+        result = replace(result, meta={**result.meta, "seed": seed})
+    return result

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import math
 import random
 from collections.abc import Awaitable, Callable
@@ -18,6 +19,7 @@ from email.utils import parsedate_to_datetime
 from typing import TypeVar
 
 T = TypeVar("T")
+log = logging.getLogger("w2c.api")
 
 
 @dataclass(frozen=True)
@@ -133,4 +135,13 @@ async def with_retries(
                 raise
             attempts.retries += 1
             attempts.last_error = redact(describe_error(exc))
-            await asyncio.sleep(policy.delay(attempts.retries, retry_after, rng))
+            wait = policy.delay(attempts.retries, retry_after, rng)
+            log.warning(
+                "retry %d of %d in %.2f s%s after %s",
+                attempts.retries,
+                max_retries,
+                wait,
+                " (Retry-After)" if retry_after is not None else "",
+                attempts.last_error,
+            )
+            await asyncio.sleep(wait)

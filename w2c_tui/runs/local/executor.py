@@ -11,11 +11,14 @@ from w2c_tui.runs.executor import Emit, ShouldStop
 from w2c_tui.runs.judge import JudgePrompt, load_judge_prompt
 from w2c_tui.runs.local.loading import (
     LoadedModel,
+    ModelCache,
     config_hash,
     load,
     resolve_device,
     resolve_dtype,
 )
+from w2c_tui.runs.local.threads import apply as apply_threads
+from w2c_tui.runs.local.threads import passive_waits, plan_threads
 from w2c_tui.runs.mcq_index import mcq_index_prompt_version
 from w2c_tui.runs.prompts import CHAT, TemplateError, check_template, template_hash
 from w2c_tui.runs.prompts.chat import chat_template_hash
@@ -29,8 +32,11 @@ class TransformersExecutor:
     """Runs MCQ_LOGPROB (lm-eval ≤ 0.4.9.1 semantics, shared-context KV cache), GENERATE, and
     JUDGE or MCQ_INDEX on a chat model (`runs/local/chat.py`)."""
 
-    def __init__(self, config: RunConfig) -> None:
+    def __init__(self, config: RunConfig, models: ModelCache | None = None) -> None:
         self.config = config
+        self._models = models
+        self.threads = plan_threads(config.threads)
+        self.passive_waits = passive_waits()
         self._loaded: LoadedModel | None = None
         self._judge_prompt: JudgePrompt | None = None
 
@@ -55,7 +61,12 @@ class TransformersExecutor:
         self._check_config()
         if self._loaded is None:
             device = resolve_device(self.config.device)
-            self._loaded = load(self.config.model, device, resolve_dtype(self.config.dtype, device))
+            dtype = resolve_dtype(self.config.dtype, device)
+            apply_threads(self.threads)
+            if self._models is not None:
+                self._loaded = self._models.get(self.config.model, device, dtype)
+            else:
+                self._loaded = load(self.config.model, device, dtype)
         tok = self._loaded.tokenizer
         if self.config.method in CHAT_METHODS and not getattr(tok, "chat_template", None):
             raise RunStartError(
@@ -101,6 +112,9 @@ class TransformersExecutor:
             "model_path": _model_path(model),
             "model_config_hash": config_hash(model),
             "semantics": "lm-eval<=0.4.9.1 loglikelihood, empty target delimiter",
+            "threads": self.threads.threads,
+            "threads_because": self.threads.reason,
+            "omp_wait_policy": "passive" if self.passive_waits else "default",
             **self._mcq_plan(loaded),
         }
 

@@ -164,3 +164,31 @@ def config_hash(model: str) -> str | None:
     if path is None:
         return None
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+class ModelCache:
+    """Loaded models by (model, device, dtype): a spot-check session loads each model once and
+    uses it for the answer, the judge and the log-prob scores, however many checks it runs."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self._lock = threading.Lock()
+        self._loaded: dict[tuple[str, str, str], LoadedModel] = {}
+        self.loads = 0
+        """How many models were actually loaded (the tests count them)."""
+
+    def get(self, model: str, device: str, dtype: str) -> LoadedModel:
+        """The model, loaded on first use."""
+        key = (model, device, dtype)
+        with self._lock:
+            if key not in self._loaded:
+                self._loaded[key] = load(model, device, dtype)
+                self.loads += 1
+            return self._loaded[key]
+
+    def clear(self) -> None:
+        """Drop every model (and the CUDA memory they held)."""
+        with self._lock:
+            self._loaded.clear()
+        free_memory()

@@ -1,13 +1,12 @@
-"""The official When2Call MCQ templates we reproduce exactly (`when2call-default`, `-qwen2_5`).
+"""The two official When2Call templates given verbatim in the reference (`-default`, `-qwen2_5`).
 
 The strings are facts of the benchmark (When2Call, Apache-2.0; WHEN2CALL_REFERENCE.md §2.4a),
 including the space before the first newline of the system prompt. Both templates keep the four
-answers as they are (the tool-call answer stays the raw JSON string).
+answers as they are (the tool-call answer stays the raw JSON string). The five other families
+are in `llama3.py` and `tagged.py`; `families.py` lists all seven.
 """
 
 from __future__ import annotations
-
-import hashlib
 
 from w2c_tui.domain.runs import Task
 
@@ -69,13 +68,3 @@ def qwen2_5_prompt(task: Task) -> str:
 def raw_choices(task: Task) -> list[str]:
     """The four answers, unchanged, in the item's option order."""
     return [text for _, text in task.answers]
-
-
-def official_hash(name: str) -> str:
-    """sha256 (first 16 hex) of the strings that define a built-in template."""
-    parts = {
-        "when2call-default": (DEFAULT_SYSTEM_PROMPT, TOOL_USE_INSTRUCTIONS),
-        "when2call-qwen2_5": (QWEN2_5_HEAD, QWEN2_5_TAIL, QWEN2_5_END),
-    }[name]
-    text = "\x00".join((name, *parts))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]

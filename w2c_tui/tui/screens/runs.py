@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from w2c_tui.tui.screens.run_form import RunForm
+from w2c_tui.tui.screens.run_log import LogDialog
 from w2c_tui.tui.widgets.charts import bar
 
 if TYPE_CHECKING:
@@ -50,28 +49,6 @@ def duration(seconds: float | None) -> str:
     return f"{seconds // 3600}h {seconds % 3600 // 60:02d}m"
 
 
-class LogDialog(ModalScreen[None]):
-    """The last lines of a run's log."""
-
-    BINDINGS = [Binding("escape,l,q", "close", "close")]
-
-    def __init__(self, path: str | None) -> None:
-        super().__init__()
-        self.path = path
-
-    def compose(self) -> ComposeResult:
-        text = "no log yet"
-        if self.path and Path(self.path).exists():
-            lines = Path(self.path).read_text(encoding="utf-8", errors="replace").splitlines()
-            text = "\n".join(lines[-200:]) or "(empty log)"
-        with VerticalScroll(classes="dialog dialog--wide"):
-            yield Static(f"{self.path} (last 200 lines; Esc closes)", classes="dialog--title")
-            yield Static(Text(text))
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-
 class RunsScreen(Screen[None]):
     """Every run, refreshed each second; runs are separate processes and outlive the TUI."""
 
@@ -80,6 +57,7 @@ class RunsScreen(Screen[None]):
         Binding("n", "new", "new run", id="runs-new"),
         Binding("c", "cancel", "cancel", id="runs-cancel"),
         Binding("u", "resume", "resume", id="runs-resume"),
+        Binding("E", "retry_errors", "retry errors", id="runs-retry-errors"),
         Binding("l", "log", "log", id="runs-log"),
         Binding("m", "metrics", "metrics", id="runs-metrics"),
     ]
@@ -93,7 +71,8 @@ class RunsScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(
             "Runs — each runs in its own process: closing the TUI does not stop it. "
-            "n starts one; c cancels, u resumes, l shows the log, m the metrics.",
+            "n starts one; c cancels, u resumes, E retries failed tasks, l follows the log, "
+            "m the metrics.",
             id="runs-title",
         )
         yield DataTable(id="runs-table", cursor_type="row", zebra_stripes=True)
@@ -130,7 +109,7 @@ class RunsScreen(Screen[None]):
             share = (info.n_done + info.n_error) / info.n_total if info.n_total else 0.0
             table.add_row(
                 str(info.id),
-                info.status.value,
+                info.status_text,
                 info.config.method.value,
                 info.config.backend.value,
                 info.config.model,
@@ -207,19 +186,27 @@ class RunsScreen(Screen[None]):
 
     def action_resume(self) -> None:
         """Resume the selected run where it stopped."""
+        self._resume(retry_errors=False)
+
+    def action_retry_errors(self) -> None:
+        """Run the selected run's failed tasks again (and whatever it had left)."""
+        self._resume(retry_errors=True)
+
+    def _resume(self, *, retry_errors: bool) -> None:
         info = self.selected()
         if info is None:
             return
         try:
-            self.services.runs.resume(info.id)
+            self.services.runs.resume(info.id, retry_errors=retry_errors)
         except Exception as error:
             self.notify(str(error), severity="warning")
             return
-        self.notify(f"Run {info.id} resumed.")
+        again = f" ({info.n_error} failed task(s) again)" if retry_errors else ""
+        self.notify(f"Run {info.id} resumed{again}.")
         self.refresh_runs()
 
     def action_log(self) -> None:
-        """Show the selected run's log."""
+        """Follow the selected run's log live."""
         info = self.selected()
         if info is not None:
             self.app.push_screen(LogDialog(info.log_path))

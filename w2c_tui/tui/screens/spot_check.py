@@ -56,6 +56,8 @@ class SpotCheckDialog(ModalScreen[SpotSettings | None]):
         self.item_id = item_id
         self.settings = settings
         self.own_label = own_label
+        self.session = services.runs.spot_session()
+        """Models load once and serve every check of this dialog (closed on dismiss)."""
 
     def compose(self) -> ComposeResult:
         s = self.settings
@@ -155,7 +157,7 @@ class SpotCheckDialog(ModalScreen[SpotSettings | None]):
                 api_key_env=None if local else (s.key_env or None),
                 target_model=s.model,
             )
-        return self.services.runs.spot_check(self.item_id, model, judge)
+        return self.session.check(self.item_id, model, judge)
 
     @on(Worker.StateChanged)
     def done(self, event: Worker.StateChanged) -> None:
@@ -197,6 +199,9 @@ class SpotCheckDialog(ModalScreen[SpotSettings | None]):
     @on(Button.Pressed, "#close")
     def action_close(self) -> None:
         self.dismiss(self._read())
+
+    def on_unmount(self) -> None:
+        self.session.close()
 
 
 def _verdict(result: TaskResult | None) -> str:
