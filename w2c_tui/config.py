@@ -70,3 +70,40 @@ def _write(target: Path, current: Settings) -> None:
     tmp = target.with_suffix(".tmp")
     tmp.write_text("\n".join(lines), encoding="utf-8")
     os.replace(tmp, target)
+
+
+def form_memory_file() -> Path:
+    """Where the run form remembers its last values per method (beside the settings file)."""
+    return config_file().with_name("run_form.json")
+
+
+FormValues = dict[str, str | bool]
+
+
+def load_form_memory(path: Path | None = None) -> dict[str, FormValues]:
+    """The run form's remembered values by method, plus "_last" naming the last method used.
+    A missing or unreadable file means nothing is remembered (it is a convenience, not data)."""
+    target = path or form_memory_file()
+    try:
+        data = json.loads(target.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {
+        str(method): {str(k): v for k, v in values.items() if isinstance(v, str | bool)}
+        for method, values in data.items()
+        if isinstance(values, dict)
+    }
+
+
+def save_form_memory(method: str, values: FormValues, path: Path | None = None) -> None:
+    """Remember a method's form values (names of key variables only: never a key)."""
+    target = path or form_memory_file()
+    memory = load_form_memory(target)
+    memory[method] = dict(values)
+    memory["_last"] = {"method": method}
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_suffix(".tmp")
+    tmp.write_text(json.dumps(memory, indent=1, sort_keys=True), encoding="utf-8")
+    os.replace(tmp, target)

@@ -7,6 +7,7 @@ import csv
 import io
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from w2c_tui.cli import app
@@ -23,7 +24,8 @@ DEMO_ITEMS = Path(__file__).resolve().parents[2] / "w2c_tui" / "demo" / "when2ca
 
 def test_labels_export_onto_the_database_is_refused(demo: Services) -> None:
     db_file = demo.database_file()
-    assert db_file is not None
+    if db_file is None:
+        pytest.skip("a server database is no file that -o could overwrite")
     size = Path(db_file).stat().st_size
     for target in (db_file, db_file + "-wal"):
         result = runner.invoke(app, ["--db", demo.url, "labels", "export", "-o", target])

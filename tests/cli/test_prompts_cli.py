@@ -79,7 +79,8 @@ def test_bad_template_and_chat_without_tokenizer_exit_2(judge_db: Services) -> N
 
 def test_output_never_overwrites_the_open_database(judge_db: Services, tmp_path: Path) -> None:
     db_file = judge_db.database_file()
-    assert db_file is not None
+    if db_file is None:
+        pytest.skip("a server database is no file that -o could overwrite")
     before = Path(db_file).read_bytes()[:16]
     args = ["--db", judge_db.url, "prompts", "export", "--template", "when2call-default"]
     result = runner.invoke(app, [*args, "-o", db_file])

@@ -11,6 +11,7 @@ import sys
 import time
 import warnings
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -82,7 +83,8 @@ def test_the_log_holds_checks_retries_task_errors_and_warnings(
     assert info.status is RunStatus.DONE and info.status_text == "done with 1 error"
     log = Path(info.log_path or "").read_text("utf-8")
     assert Path(info.log_path or "").name.endswith(f"-run-{run_id}.log")
-    assert "w2c-" in Path(info.log_path or "").name  # the database's name, then its hash
+    stem = Path(urlsplit(services.url).path).stem  # the database's name, then its hash
+    assert Path(info.log_path or "").name.startswith(f"{stem}-")
     for expected in (
         "checking the configuration",
         "check passed",

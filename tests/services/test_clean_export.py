@@ -155,13 +155,8 @@ def test_tabular_exports_round_trip(demo: Services, tmp_path: Path, fmt: ItemFor
         rows = datasets.load_from_disk(str(out)).to_list()
     else:
         rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
-    source = [
-        json.loads(line)
-        for line in Path(__file__).resolve().parents[2]
-        / "w2c_tui"
-        / "demo"
-        / "when2call_demo.jsonl".read_text().splitlines()
-    ]
+    demo_file = Path(__file__).resolve().parents[2] / "w2c_tui" / "demo" / "when2call_demo.jsonl"
+    source = [json.loads(line) for line in demo_file.read_text().splitlines()]
     assert [r["uuid"] for r in rows] == [s["uuid"] for s in source]
     for row, src in zip(rows, source, strict=True):
         assert row["correct_answer"] == src["correct_answer"]

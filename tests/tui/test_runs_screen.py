@@ -111,3 +111,42 @@ async def test_l_follows_the_log_live_and_retry_errors_key(
         await pilot.press("E")  # nothing failed: the panel says so instead of resuming
         await pilot.pause()
         assert in_process.runs.get(run_id).status is RunStatus.DONE
+
+
+async def test_the_form_has_captions_focus_enter_and_memory(
+    in_process: Services, wait_review: Review
+) -> None:
+    from textual.widgets import Label as Caption
+    from textual.widgets import Select
+
+    app = W2CApp(in_process, annotator="alice")
+    async with app.run_test(size=(160, 45)) as pilot:
+        await wait_review(app, pilot)
+        await pilot.press("R", "n")
+        form = app.screen
+        assert isinstance(form, RunForm)
+        assert app.focused is form.query_one("#method", Select)  # the first field
+        captions = {str(label.render()) for label in form.query(".form-caption").results(Caption)}
+        assert {"method", "backend", "dataset", "concurrency", "limit (items)"} <= captions
+        form.query_one("#method", Select).value = Method.MCQ_INDEX.value
+        form.query_one("#limit", Input).value = "2"
+        form.query_one("#model", Input).focus()
+        await pilot.press(*"m7", "enter")  # Enter in any text field starts the run
+        await pilot.pause()
+        assert isinstance(app.screen, RunsScreen)
+        newest = in_process.runs.all()[0]
+        assert (newest.config.model, newest.config.method, newest.config.limit) == (
+            "m7",
+            Method.MCQ_INDEX,
+            2,
+        )
+        await pilot.press("n")  # reopened: the last method and its values come back
+        form = app.screen
+        assert isinstance(form, RunForm)
+        assert form.query_one("#method", Select).value == Method.MCQ_INDEX.value
+        assert form.query_one("#model", Input).value == "m7"
+        assert form.query_one("#limit", Input).value == "2"
+        form.query_one("#method", Select).value = Method.GENERATE.value
+        await pilot.pause()
+        assert form.query_one("#method", Select).value == Method.GENERATE.value
+        await pilot.press("escape")

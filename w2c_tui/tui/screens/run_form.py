@@ -1,114 +1,176 @@
-"""The form that starts a run: method, backend and model, template, judge prompt, data, knobs."""
+"""The form that starts a run: method, backend and model, template, judge prompt, data, knobs.
+
+Every field has a caption above it, the first field has focus, Enter in any text field starts the
+run (ctrl+s from anywhere), and the last values are remembered per method (config file beside the
+settings; API keys are never in it, only the name of the variable that holds one)."""
 
 from __future__ import annotations
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select
+from textual.widgets.select import InvalidSelectValueError
 
+from w2c_tui.config import FormValues, load_form_memory, save_form_memory
 from w2c_tui.domain.runs import Backend, Method, RunConfig
+from w2c_tui.runs.prompts import BUILTIN_TEMPLATES
 
-TEMPLATES = ["when2call-default", "when2call-qwen2_5", "chat"]
+TEMPLATES = list(BUILTIN_TEMPLATES)
+INPUTS = ("model", "template-file", "target", "judge-prompt", "base-url", "key-env")
+NUMBERS = ("concurrency", "repeats", "temperature", "limit")
+SELECTS = ("backend", "template", "gold", "tools")
+CHECKS = ("native", "structured")
+
+
+def field(caption: str, widget: Widget, classes: str = "") -> Vertical:
+    """A widget with its caption above it (a placeholder is not a label: it vanishes)."""
+    return Vertical(
+        Label(caption, classes="form-caption"), widget, classes=f"form-field {classes}".strip()
+    )
 
 
 class RunForm(ModalScreen[RunConfig | None]):
     """Returns the configuration to start (None: cancelled)."""
 
-    BINDINGS = [Binding("escape", "cancel", "cancel")]
+    BINDINGS = [
+        Binding("escape", "cancel", "cancel"),
+        Binding("ctrl+s", "start", "start run"),
+    ]
 
     def __init__(self, datasets: list[str], dataset: str, models: list[str]) -> None:
         super().__init__()
         self.datasets = datasets
         self.dataset = dataset
         self.models = models
+        self.memory = load_form_memory()
 
     def compose(self) -> ComposeResult:
+        last = str(self.memory.get("_last", {}).get("method", Method.MCQ_LOGPROB.value))
+        method = last if last in {m.value for m in Method} else Method.MCQ_LOGPROB.value
         with VerticalScroll(classes="dialog dialog--wide", id="run-form"):
             yield Label("Start a run (it runs in its own process)", classes="dialog--title")
             with Horizontal(classes="dialog--row"):
-                yield Select(
-                    [(m.value, m.value) for m in Method],
-                    value=Method.MCQ_LOGPROB.value,
-                    allow_blank=False,
-                    id="method",
-                )
-                yield Select(
-                    [(b.value, b.value) for b in Backend],
-                    value=Backend.TRANSFORMERS.value,
-                    allow_blank=False,
-                    id="backend",
-                )
-            yield Input(
-                placeholder="model: local path / model id, or the API's model name "
-                "(the judge, for judge runs)",
-                id="model",
+                yield field("method", self._select("method", [m.value for m in Method], method))
+                yield field("backend", self._select("backend", [b.value for b in Backend]))
+            yield field(
+                "model: a local path or model id, or the API's model name (a judge's, to judge)",
+                Input(compact=True, id="model"),
             )
             with Horizontal(classes="dialog--row"):
-                yield Select(
-                    [(t, t) for t in TEMPLATES],
-                    value=TEMPLATES[0],
-                    allow_blank=False,
-                    id="template",
-                )
-                yield Select(
-                    [(d, d) for d in self.datasets],
-                    value=self.dataset,
-                    allow_blank=False,
-                    id="dataset",
-                )
-            yield Input(
-                placeholder="or a template file (Jinja) — overrides the choice above",
-                id="template-file",
+                yield field("prompt template", self._select("template", TEMPLATES))
+                yield field("dataset", self._select("dataset", self.datasets, self.dataset))
+            yield field(
+                "template file (Jinja2; overrides the template above)",
+                Input(compact=True, id="template-file"),
             )
             with Horizontal(classes="dialog--row"):
-                yield Input(
-                    placeholder="target model: "
-                    + (", ".join(self.models[:3]) or "the model whose responses a judge reads"),
-                    id="target",
+                examples = ", ".join(self.models[:3]) or "no responses imported yet"
+                yield field(
+                    "target model (judge runs)",
+                    Input(compact=True, placeholder=examples, id="target"),
                 )
-                yield Input(
-                    value="when2call-judge-v1",
-                    placeholder="judge prompt name or file",
-                    id="judge-prompt",
-                )
-            with Horizontal(classes="dialog--row"):
-                yield Input(
-                    placeholder="base URL (openai backend)",
-                    id="base-url",
-                )
-                yield Input(
-                    placeholder="API key variable, e.g. OPENAI_API_KEY (never stored)",
-                    id="key-env",
-                )
-            with Horizontal(classes="dialog--row form-captions"):
-                for caption in ("concurrency", "repeats", "temperature", "limit"):
-                    yield Label(caption, classes="form-caption form-caption--number")
-                for caption in ("gold label", "tools"):
-                    yield Label(caption, classes="form-caption")
-            with Horizontal(classes="dialog--row"):
-                yield Input(value="8", placeholder="concurrency", id="concurrency")
-                yield Input(value="1", placeholder="repeats", id="repeats")
-                yield Input(value="0.0", placeholder="temperature", id="temperature")
-                yield Input(placeholder="limit (items)", id="limit")
-                yield Select(
-                    [(g, g) for g in ("tool_call", "request_for_info", "cannot_answer")],
-                    prompt="gold: any",
-                    id="gold",
-                )
-                yield Select(
-                    [("0 tools", "0"), ("1 tool", "1"), ("2+ tools", "2+")],
-                    prompt="tools: any",
-                    id="tools",
+                yield field(
+                    "judge prompt (name or file)",
+                    Input(compact=True, value="when2call-judge-v1", id="judge-prompt"),
                 )
             with Horizontal(classes="dialog--row"):
-                yield Checkbox("tools as the API's native `tools`", id="native")
-                yield Checkbox("judge: structured output", value=True, id="structured")
+                yield field("base URL (openai backend)", Input(compact=True, id="base-url"))
+                yield field(
+                    "API key variable (never stored)",
+                    Input(compact=True, placeholder="e.g. OPENAI_API_KEY", id="key-env"),
+                )
+            with Horizontal(classes="dialog--row"):
+                for name, value in zip(NUMBERS, ("8", "1", "0.0", ""), strict=True):
+                    caption = "limit (items)" if name == "limit" else name
+                    yield field(
+                        caption, Input(compact=True, value=value, id=name), "form-field--number"
+                    )
+                yield field(
+                    "gold label",
+                    Select(
+                        [(g, g) for g in ("tool_call", "request_for_info", "cannot_answer")],
+                        prompt="any",
+                        compact=True,
+                        id="gold",
+                    ),
+                )
+                yield field(
+                    "tools",
+                    Select(
+                        [("0 tools", "0"), ("1 tool", "1"), ("2+ tools", "2+")],
+                        prompt="any",
+                        compact=True,
+                        id="tools",
+                    ),
+                )
+            with Horizontal(classes="dialog--row"):
+                yield Checkbox(compact=True, label="tools as the API's native `tools`", id="native")
+                yield Checkbox(
+                    compact=True, label="judge: structured output", value=True, id="structured"
+                )
             with Horizontal(classes="dialog--buttons"):
                 yield Button("Start", variant="primary", id="start")
                 yield Button("Cancel", id="cancel")
+            yield Label(
+                "Enter in a text field or ctrl+s: start · Tab: next field · Esc: cancel",
+                classes="form-hint",
+            )
+
+    @staticmethod
+    def _select(name: str, values: list[str], value: str | None = None) -> Select[str]:
+        return Select(
+            [(v, v) for v in values],
+            value=value or values[0],
+            allow_blank=False,
+            compact=True,
+            id=name,
+        )
+
+    def on_mount(self) -> None:
+        self._recall(self._choice("#method") or Method.MCQ_LOGPROB.value)
+        self.query_one("#method", Select).focus()
+
+    @on(Select.Changed, "#method")
+    def _method_changed(self, event: Select.Changed) -> None:
+        if isinstance(event.value, str):
+            self._recall(event.value)
+
+    def _recall(self, method: str) -> None:
+        """Fill the fields with what was used last time for this method."""
+        values = self.memory.get(method, {})
+        for name, value in values.items():
+            widgets = self.query(f"#{name}")
+            if not widgets:
+                continue
+            widget = widgets.first()
+            if isinstance(widget, Input) and isinstance(value, str):
+                widget.value = value
+            elif isinstance(widget, Checkbox):
+                widget.value = bool(value)
+            elif isinstance(widget, Select) and isinstance(value, str):
+                try:  # a value the options no longer hold (a deleted dataset) is skipped
+                    if value:
+                        widget.value = value
+                    else:
+                        widget.clear()
+                except InvalidSelectValueError:
+                    pass
+
+    def _values(self) -> FormValues:
+        values: FormValues = {name: self._text(f"#{name}") for name in (*INPUTS, *NUMBERS)}
+        for name in SELECTS:
+            values[name] = self._choice(f"#{name}") or ""
+        for name in CHECKS:
+            values[name] = self.query_one(f"#{name}", Checkbox).value
+        return values
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        self.action_start()
 
     def _text(self, selector: str) -> str:
         return self.query_one(selector, Input).value.strip()
@@ -118,7 +180,7 @@ class RunForm(ModalScreen[RunConfig | None]):
         return value if isinstance(value, str) else None
 
     @on(Button.Pressed, "#start")
-    def start(self) -> None:
+    def action_start(self) -> None:
         model = self._text("#model")
         if not model:
             self.notify("A model is needed.", severity="warning")
@@ -153,6 +215,10 @@ class RunForm(ModalScreen[RunConfig | None]):
             native_tools=self.query_one("#native", Checkbox).value,
             structured=self.query_one("#structured", Checkbox).value,
         )
+        try:
+            save_form_memory(config.method.value, self._values())
+        except OSError as error:  # a convenience: never stop a run for it
+            self.notify(f"Could not remember the form's values: {error}", severity="warning")
         self.dismiss(config)
 
     @on(Button.Pressed, "#cancel")
