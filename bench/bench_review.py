@@ -20,7 +20,7 @@ from review_floor import bench_floor
 from review_tui import bench_label_keys, bench_moves, bench_open
 
 from w2c_tui.domain.labels import LABELS, Label
-from w2c_tui.domain.review import ItemFilter, ReviewMode, ToolCount
+from w2c_tui.domain.review import ItemFilter, ListOrder, ReviewMode, ToolCount
 from w2c_tui.io.options import ReadOptions
 from w2c_tui.services import Services, open_services
 
@@ -76,12 +76,17 @@ def bench_import(report: Report, workdir: Path, n_import: int) -> None:
     report.add("import", "CLI import rate", n_import / took[-1], "items/s")
 
 
-def build_review_db(report: Report, workdir: Path, n_items: int, n_responses: int) -> Services:
-    """Section 2: the big review database, with two models' responses on the first items."""
+def build_review_db(
+    report: Report, workdir: Path, n_items: int, n_responses: int, moves: int
+) -> Services:
+    """Section 2: the big review database, with two models' responses on the first items of
+    the blind order (the one the screen shows) and on the deep rows the benchmark visits."""
     path = workdir / f"when2call_bench_{n_items}.jsonl"
     took: list[float] = []
     with stopwatch(took):
-        head = write_items(path, n_items, seed=2, keep=n_responses)
+        head = write_items(
+            path, n_items, seed=2, keep=n_responses, deep=(deep_row(n_items), moves + 2)
+        )
     mib = path.stat().st_size / 2**20
     report.add("build", f"generate {n_items} items", took[-1], "s", note=f"{mib:.1f} MiB")
     services = open_services(fresh_db(workdir, "review.db"))
@@ -112,11 +117,16 @@ def build_review_db(report: Report, workdir: Path, n_items: int, n_responses: in
     return services
 
 
-def bench_label_service(report: Report, services: Services, labels: int, n_items: int) -> None:
-    """Section 5a: one committed, fsynced transaction per label, straight through the service."""
+def bench_label_service(
+    report: Report, services: Services, labels: int, n_items: int, n_responses: int
+) -> None:
+    """Section 5a: one committed, fsynced transaction per label, straight through the service
+    (responses: the last `labels` of the items given responses, which the TUI part left)."""
     flt = ItemFilter()
     review = services.review
-    rows = review.window(DATASET, flt, ReviewMode.RESPONSES, SERVICE_ANNOTATOR, 0, labels)
+    blind = flt.with_(order=ListOrder.SHUFFLED)
+    start = n_responses - labels
+    rows = review.window(DATASET, blind, ReviewMode.RESPONSES, ANNOTATOR, start, labels)
     targets = []
     for row in rows:
         detail = review.detail(row.id, SERVICE_ANNOTATOR)
@@ -231,11 +241,11 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     try:
         bench_import(report, workdir, args.import_items)
-        services = build_review_db(report, workdir, args.items, args.responses)
+        services = build_review_db(report, workdir, args.items, args.responses, args.moves)
         try:
             bench_queries(report, services, args.items, deep_row(args.items))
             asyncio.run(bench_tui(report, services, args))
-            bench_label_service(report, services, args.labels, args.items)
+            bench_label_service(report, services, args.labels, args.items, args.responses)
         finally:
             services.close()
     finally:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from w2c_tui.domain.labels import LABELS, Label
+from w2c_tui.domain.team import annotator_key, shuffle_key
 
 DATASET = "bench"
 ANNOTATOR = "bench"
@@ -98,17 +99,31 @@ def make_item(
     return item
 
 
-def write_items(path: Path, n: int, seed: int, keep: int = 0) -> list[dict[str, Any]]:
-    """Write `n` synthetic items as JSONL; return the first `keep` (to give them responses)."""
+def write_items(
+    path: Path, n: int, seed: int, keep: int = 0, deep: tuple[int, int] = (0, 0)
+) -> list[dict[str, Any]]:
+    """Write `n` synthetic items as JSONL; return those to give responses: the first `keep` of
+    the benchmark annotator's blind (shuffled) order, which is the order the review screen
+    shows in response labelling, and the blind rows `deep[0]` to `deep[0] + deep[1]`."""
     rng = random.Random(seed)
     pool = make_tool_pool(rng)
-    kept: list[dict[str, Any]] = []
+    salt = annotator_key(ANNOTATOR)
+    ranks: list[tuple[int, int]] = []
     with path.open("w", encoding="utf-8") as out:
         for index in range(n):
             item = make_item(rng, index, pool)
             out.write(json.dumps(item) + "\n")
-            if index < keep:
-                kept.append(item)
+            ranks.append((shuffle_key(item["uuid"]) ^ salt, index))
+    ranks.sort()
+    start, width = deep
+    chosen = {index for _, index in ranks[:keep]} | {
+        index for _, index in ranks[start : start + width]
+    }
+    kept: list[dict[str, Any]] = []
+    with path.open(encoding="utf-8") as lines:
+        for index, line in enumerate(lines):
+            if index in chosen:
+                kept.append(json.loads(line))
     return kept
 
 

@@ -10,16 +10,18 @@ from review_data import ANNOTATOR, DATASET
 from review_figures import Report, percentile
 from review_tui import SIZE, Steps, settle, timed_steps
 
-from w2c_tui.domain.review import ItemFilter, ReviewMode
+from w2c_tui.domain.review import ItemFilter, ListOrder, ReviewMode
 from w2c_tui.services import Services
 
 RATIO_TARGET = 1.25
 
 
 def floor_items(services: Services, n: int) -> list[FloorItem]:
-    """The first `n` items of the review list, with the texts the review screen shows."""
+    """The first `n` items of the review list, in the order the review screen shows them in
+    response labelling (blind: shuffled per annotator), with the texts the screen shows."""
     review = services.review
-    rows = review.window(DATASET, ItemFilter(), ReviewMode.RESPONSES, ANNOTATOR, 0, n)
+    flt = ItemFilter().with_(order=ListOrder.SHUFFLED)
+    rows = review.window(DATASET, flt, ReviewMode.RESPONSES, ANNOTATOR, 0, n)
     out = []
     for row in rows:
         detail = review.detail(row.id, ANNOTATOR)

@@ -14,15 +14,14 @@ from w2c_tui.db.convert import to_item
 from w2c_tui.db.item_detail import ItemDetails
 from w2c_tui.db.item_filters import ListSpec, conditions, human_current, labelled_condition
 from w2c_tui.db.item_filters import order_key as list_key
+from w2c_tui.db.item_lines import line as _line
+from w2c_tui.db.item_lines import line_query as _line_query
 from w2c_tui.db.item_search import has_search_index
 from w2c_tui.db.tables import ItemRow, ResponseRow, VerdictRow
 from w2c_tui.domain.errors import NotFoundError
-from w2c_tui.domain.labels import Label
 from w2c_tui.domain.models import Item, ItemDetail, Progress
 from w2c_tui.domain.models import ItemRow as ItemLine
 from w2c_tui.domain.review import ItemFilter, ReviewMode
-
-QUESTION_PREVIEW = 200
 
 
 class ItemQueries:
@@ -107,12 +106,23 @@ class ItemQueries:
             )
             return [int(i) for i in session.exec(query).all() if i is not None]
 
-    def rows(self, ids: Sequence[int], mode: ReviewMode, rater_id: int | None) -> list[ItemLine]:
-        """List rows for these item ids, in the order given."""
+    def rows(
+        self,
+        ids: Sequence[int],
+        mode: ReviewMode,
+        rater_id: int | None,
+        dataset: str | None = None,
+        flt: ItemFilter | None = None,
+    ) -> list[ItemLine]:
+        """List rows for these item ids, in the order given ("done" as in `dataset`'s list under
+        `flt`: in a queue, every assigned unit labelled)."""
         if not ids:
             return []
         with Session(self.engine) as session:
-            spec = ListSpec(0, ItemFilter(), mode, rater_id)
+            if dataset is None:
+                spec = ListSpec(0, flt or ItemFilter(), mode, rater_id)
+            else:
+                spec = self._spec(session, dataset, flt or ItemFilter(), mode, rater_id, 0)
             query = _line_query(spec)
             found = {
                 row[0]: _line(*row)
@@ -261,36 +271,6 @@ class ItemQueries:
         """Every item of `dataset`, in file order."""
         with Session(self.engine) as session:
             ds = dataset_row(session, dataset)
-            rows = session.exec(
-                select(ItemRow)
-                .where(col(ItemRow.dataset_id) == ds.id)
-                .order_by(col(ItemRow.position))
-            ).all()
+            query = select(ItemRow).where(col(ItemRow.dataset_id) == ds.id)
+            rows = session.exec(query.order_by(col(ItemRow.position))).all()
             return [to_item(row, ds.name) for row in rows]
-
-
-def _line_query(spec: ListSpec) -> Any:
-    return sa_select(
-        col(ItemRow.id),
-        col(ItemRow.uuid),
-        col(ItemRow.position),
-        col(ItemRow.gold),
-        col(ItemRow.n_tools),
-        func.substr(col(ItemRow.question), 1, QUESTION_PREVIEW),
-        labelled_condition(spec),
-    )
-
-
-def _line(
-    item_id: int, uuid: str, position: int, gold: str | None, n_tools: int, question: str, lab: Any
-) -> ItemLine:
-    """An items-list row from (id, uuid, position, gold, n_tools, question preview, labelled)."""
-    return ItemLine(
-        id=item_id,
-        uuid=uuid,
-        position=position,
-        gold=Label(gold) if gold else None,
-        n_tools=n_tools,
-        question=question,
-        labelled=bool(lab),
-    )

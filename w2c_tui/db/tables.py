@@ -36,6 +36,8 @@ class ItemRow(SQLModel, table=True):
         Index("ix_item_dataset_gold", "dataset_id", "gold"),
         Index("ix_item_dataset_tools", "dataset_id", "n_tools", "position"),
         Index("ix_item_uuid", "uuid"),
+        # Covers the blind order (shuffle_key) so the list's ids are read from the index alone.
+        Index("ix_item_order", "dataset_id", "shuffle_key", "position", "id"),
     )
     id: int | None = Field(default=None, primary_key=True)
     dataset_id: int = Field(foreign_key="dataset.id")

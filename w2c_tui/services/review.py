@@ -117,6 +117,30 @@ class ReviewService:
             dataset, flt, mode, self._rater(annotator), offset, limit, self._salt(annotator)
         )
 
+    def order(
+        self, dataset: str, flt: ItemFilter, mode: ReviewMode, annotator: str | None
+    ) -> list[int]:
+        """Every matching item's id, in the list's order (one query on a covering index; the
+        screen keeps it, so moving, finding a row and the next unlabelled item need no query)."""
+        if flt.ranked:
+            return list(self.queue(dataset, flt, mode, annotator))
+        return self._store.items.ids(
+            dataset, flt, mode, self._rater(annotator), self._salt(annotator)
+        )
+
+    def rows(
+        self, dataset: str, ids: list[int], flt: ItemFilter, mode: ReviewMode, annotator: str | None
+    ) -> list[ItemRow]:
+        """List rows for these ids, in the order given (with the dispute score in the queue)."""
+        rows = self._store.items.rows(ids, mode, self._rater(annotator), dataset, flt)
+        if flt.ranked and self._disputes:
+            disputes = self._disputes
+            return [
+                replace(row, dispute=disputes[row.id].overall) if row.id in disputes else row
+                for row in rows
+            ]
+        return rows
+
     def index_of(
         self, dataset: str, flt: ItemFilter, mode: ReviewMode, annotator: str | None, item_id: int
     ) -> int | None:

@@ -95,7 +95,14 @@ class LabellingState(ReviewState):
         gold_was_hidden = self.gold_hidden
         flt = self.filter
         if flt.labelled is None and not flt.disagree and not flt.ranked:
-            self.rows.forget(self.index)  # the same list; only this row's done mark changed
+            # The same list; only this row's done mark changed: read that one row again.
+            fresh = review.rows(
+                self.dataset, [pending.item_id], self.view, self.mode, self.annotator
+            )
+            if fresh:
+                self.rows.replace(self.index, fresh[0])
+            else:
+                self.rows.forget(self.index)
             self._progress = None
         else:
             self.reload(keep_item=pending.item_id, load=False)

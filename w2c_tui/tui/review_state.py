@@ -6,7 +6,6 @@ live here; the screen only binds keys to these methods and pushes the result to 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -16,11 +15,10 @@ from w2c_tui.domain.review import ItemFilter, ListOrder, ReviewMode
 from w2c_tui.domain.team import AssignUnits, QueueProgress, Seen
 from w2c_tui.tui.cards import Card, build_cards, gold_revealed
 from w2c_tui.tui.pace import Pace
+from w2c_tui.tui.row_cache import RowCache
 
 if TYPE_CHECKING:
     from w2c_tui.services import Services
-
-BLOCK = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,37 +41,6 @@ class PendingLabel:
     reason: str
     retryable: bool
     advance: bool
-
-
-class RowCache:
-    """The filtered list's rows, fetched block by block (a 100,000-item list stays cheap)."""
-
-    def __init__(self, fetch: Callable[[int, int], list[ItemRow]]) -> None:
-        self._fetch = fetch
-        self._blocks: dict[int, list[ItemRow]] = {}
-        self.count = 0
-
-    def reset(self, count: int) -> None:
-        """A new list: drop every cached row."""
-        self.count = count
-        self._blocks.clear()
-
-    def forget(self, index: int) -> None:
-        """One row changed (its done mark): fetch its block again when next asked."""
-        self._blocks.pop(index // BLOCK, None)
-
-    def row(self, index: int) -> ItemRow | None:
-        """The row at `index`, fetched with its block when not cached."""
-        if not 0 <= index < self.count:
-            return None
-        block = index // BLOCK
-        if block not in self._blocks:
-            self._blocks[block] = self._fetch(block * BLOCK, BLOCK)
-            if len(self._blocks) > 20:  # memory stays flat on large datasets
-                self._blocks.pop(next(iter(self._blocks)))
-        rows = self._blocks[block]
-        offset = index - block * BLOCK
-        return rows[offset] if offset < len(rows) else None
 
 
 class ReviewState:
@@ -116,22 +83,20 @@ class ReviewState:
         """The kind of unit the current mode labels."""
         return AssignUnits.ITEMS if self.mode is ReviewMode.ITEM_QA else AssignUnits.RESPONSES
 
-    def _fetch(self, offset: int, limit: int) -> list[ItemRow]:
-        return self.services.review.window(
-            self.dataset, self.view, self.mode, self.annotator, offset, limit
-        )
+    def _fetch(self, ids: list[int]) -> list[ItemRow]:
+        return self.services.review.rows(self.dataset, ids, self.view, self.mode, self.annotator)
 
     def reload(self, keep_item: int | None = None, *, load: bool = True) -> None:
         """Recount the filtered list and show `keep_item` (or the same row number)."""
         self._progress = None  # responses may have arrived (a run, an import)
-        review = self.services.review
-        count = review.count(self.dataset, self.view, self.mode, self.annotator)
-        self.rows.reset(count)
+        self.rows.reset(
+            self.services.review.order(self.dataset, self.view, self.mode, self.annotator)
+        )
         if keep_item is not None:
-            found = review.index_of(self.dataset, self.view, self.mode, self.annotator, keep_item)
+            found = self.rows.position(keep_item)
             if found is not None:
                 self.index = found
-        self.index = max(0, min(self.index, count - 1))
+        self.index = max(0, min(self.index, self.rows.count - 1))
         if load:
             self.load()
 
@@ -214,9 +179,7 @@ class ReviewState:
 
     def go_to_item(self, item_id: int, response_id: int | None = None) -> bool:
         """Show `item_id`; False when the current filter hides it."""
-        found = self.services.review.index_of(
-            self.dataset, self.view, self.mode, self.annotator, item_id
-        )
+        found = self.rows.position(item_id)
         if found is None:
             return False
         self.index = found
@@ -227,13 +190,20 @@ class ReviewState:
         """Jump to the next item this annotator has not finished."""
         if (refused := self.blocked()) is not None:
             return refused
-        target = self.services.review.next_unlabelled(
-            self.dataset,
-            self.view,
-            self.mode,
-            self.annotator,
-            self.detail.item.id if self.detail else None,
-        )
+        complete, row = self.rows.next_open(self.index)
+        if row is not None:
+            self.index = row
+            self.load()
+            return None
+        target = None
+        if not complete:  # a long run of done rows: the database finds the next one
+            target = self.services.review.next_unlabelled(
+                self.dataset,
+                self.view,
+                self.mode,
+                self.annotator,
+                self.detail.item.id if self.detail else None,
+            )
         if target is None:
             what = "in your queue" if self.filter.queue else "under this filter"
             return Notice(f"Nothing left to label {what}.", title="All done")

@@ -111,17 +111,20 @@ class ReviewScreen(ReviewDialogs):
         """Push the current state down to the widgets."""
         state = self.state
         items = self.query_one(ItemsList)
-        if items.count != state.rows.count:
-            items.reset(state.rows.count)
-        else:
-            items.refresh()
+        changed = state.rows.take_changed()
+        if items.count != state.rows.count or items.generation != state.rows.generation:
+            items.reset(state.rows.count, state.rows.generation)
+        else:  # the same list: repaint only the lines whose rows changed
+            for index in changed:
+                items.repaint_row(index)
         items.cursor = state.index
         items.hide_gold = state.is_blind
         self.query_one(ItemView).show(
             state.detail.item if state.detail else None, blind=state.gold_hidden
         )
         qa = self.query_one(QAPanel)
-        qa.display = state.mode is ReviewMode.ITEM_QA
+        if qa.display != (state.mode is ReviewMode.ITEM_QA):  # setting it asks for a layout
+            qa.display = state.mode is ReviewMode.ITEM_QA
         if state.detail is not None and state.mode is ReviewMode.ITEM_QA:
             qa.show(state.detail.qa)
         selected = state.card_index if state.mode is ReviewMode.RESPONSES and state.cards else None
@@ -129,8 +132,9 @@ class ReviewScreen(ReviewDialogs):
             state.cards, selected, state.annotator, unsaved=state.unsaved
         )
         line = self.query_one("#reveal-line", Static)
-        line.display = bool(state.previous)
-        line.update(state.previous or "")
+        if line.display != bool(state.previous) or state.previous:
+            line.display = bool(state.previous)
+            line.update(state.previous or "")
         self.update_status()
 
     def update_status(self) -> None:

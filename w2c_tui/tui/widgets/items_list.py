@@ -44,9 +44,10 @@ class ItemsList(ScrollView, can_focus=True):
         "items-list--dim",
     }
 
-    cursor: reactive[int] = reactive(0)
-    """Row number of the highlighted item in the filtered list."""
-    hide_gold: reactive[bool] = reactive(False)
+    cursor: reactive[int] = reactive(0, repaint=False)
+    """Row number of the highlighted item in the filtered list (its watcher repaints the two
+    lines that changed, not the whole list)."""
+    hide_gold: reactive[bool] = reactive(False, repaint=False)
     """Blind mode hides the gold column."""
 
     @dataclass
@@ -60,14 +61,20 @@ class ItemsList(ScrollView, can_focus=True):
         self._rows = rows
         self._count = count
         self.virtual_size = Size(0, count)
+        self.generation = -1
+        """The list generation shown (the screen resets the view when its list is new)."""
+        self._strips: dict[tuple[int, bool, int], Strip] = {}
+        """Rendered lines by (row, is the cursor, width): scrolling by one line renders one."""
 
     @property
     def count(self) -> int:
         """How many rows the list holds."""
         return self._count
 
-    def reset(self, count: int) -> None:
+    def reset(self, count: int, generation: int = -1) -> None:
         """New data (a filter or the dataset changed): repaint everything."""
+        self.generation = generation
+        self._strips.clear()
         self._count = count
         self.virtual_size = Size(self.size.width, count)
         self.cursor = min(self.cursor, max(count - 1, 0))
@@ -88,10 +95,19 @@ class ItemsList(ScrollView, can_focus=True):
             self.refresh(Region(0, index - top, width, 1))
 
     def repaint_row(self, index: int) -> None:
-        """One row changed (its labelled mark): repaint its line."""
-        self.refresh(Region(0, index - self.scroll_offset.y, self.size.width, 1))
+        """One row changed (its labelled mark): repaint its line, if it is on screen."""
+        for cursor in (False, True):
+            self._strips.pop((index, cursor, self.scrollable_content_region.width), None)
+        y = index - self.scroll_offset.y
+        if 0 <= y < self.size.height:
+            self.refresh(Region(0, y, self.size.width, 1))
+
+    def notify_style_update(self) -> None:
+        self._strips.clear()  # a theme or style change: every cached line is stale
+        super().notify_style_update()
 
     def watch_hide_gold(self) -> None:
+        self._strips.clear()
         self.refresh()
 
     def scroll_to_cursor(self) -> None:
@@ -111,6 +127,16 @@ class ItemsList(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         index = self.scroll_offset.y + y
+        key = (index, index == self.cursor, width)
+        strip = self._strips.get(key)
+        if strip is None:
+            strip = self._render_row(index, width)
+            if len(self._strips) > 1_000:
+                self._strips.clear()
+            self._strips[key] = strip
+        return strip
+
+    def _render_row(self, index: int, width: int) -> Strip:
         row = self.row(index)
         if row is None:
             return Strip.blank(width, self.rich_style)

@@ -3,19 +3,33 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import Static
+from textual.widget import Widget
 
 from w2c_tui.domain.models import Progress
 from w2c_tui.domain.team import QueueProgress
 from w2c_tui.tui.pace import Pace
 
 
-class StatusBar(Static):
-    """One line at the top of the review screen."""
+class StatusBar(Widget):
+    """One line at the top of the review screen (a fixed line: a new text repaints it without
+    a layout pass, which a Static's update would ask for)."""
 
     DEFAULT_CSS = """
     StatusBar { height: 1; background: $primary; color: $text; padding: 0 1; }
     """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._text = Text()
+
+    def render(self) -> Text:
+        return self._text
+
+    def update(self, text: Text) -> None:
+        """Show `text` (repainted only when it differs)."""
+        if text != self._text:
+            self._text = text
+            self.refresh()
 
     def show(
         self,
