@@ -192,15 +192,21 @@ class ReviewDialogs(Screen[None]):
 
     def action_spot_check(self) -> None:
         """Ask a model about the current item now and see it beside your own label."""
-        from w2c_tui.tui.screens.spot_check import SpotCheckDialog, SpotSettings
+        from w2c_tui.tui.cards import own_verdict
+        from w2c_tui.tui.screens.spot_check import OwnLabels, SpotCheckDialog, SpotSettings
 
         state = self.state
         if state.detail is None:
             return
-        own = (
-            state.detail.qa.label
-            if state.mode is ReviewMode.ITEM_QA
-            else (state.card.mine.label if state.card and state.card.mine else None)
+        own = OwnLabels(
+            qa=state.detail.qa.label,
+            by_model={
+                panel.target_model: verdict.label
+                for panel in state.detail.models
+                for response in panel.responses
+                if (verdict := own_verdict(response, state.annotator)) is not None
+                and verdict.label is not None
+            },
         )
         settings = self.spot_settings
         if not isinstance(settings, SpotSettings):

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
@@ -37,6 +38,24 @@ class SpotSettings:
     template: str = "when2call-default"
 
 
+@dataclass(frozen=True, slots=True)
+class OwnLabels:
+    """What the annotator said about this item: its item-QA label (the behaviour it wants)
+    and its label of each model's stored response, by model name."""
+
+    qa: Behaviour | None = None
+    by_model: dict[str, Behaviour] = field(default_factory=dict)
+
+    def line(self, model: str) -> tuple[str, str]:
+        """(who, label) to set beside the spot-checked model's answer: the annotator's label of
+        that same model's stored response, else its item-QA label, else nothing."""
+        if model in self.by_model:
+            return f"you (on {model}'s stored response): ", self.by_model[model].value
+        if self.qa is not None:
+            return "you (item QA, the right behaviour): ", self.qa.value
+        return "you: ", f"no label of {model}'s response yet"
+
+
 class SpotCheckDialog(ModalScreen[SpotSettings | None]):
     """Asks which model to try and which judge reads its answer, then shows all three."""
 
@@ -48,14 +67,14 @@ class SpotCheckDialog(ModalScreen[SpotSettings | None]):
         dataset: str,
         item_id: int,
         settings: SpotSettings,
-        own_label: Behaviour | None,
+        own: OwnLabels,
     ) -> None:
         super().__init__()
         self.services = services
         self.dataset = dataset
         self.item_id = item_id
         self.settings = settings
-        self.own_label = own_label
+        self.own = own
         self.session = services.runs.spot_session()
         """Models load once and serve every check of this dialog (closed on dismiss)."""
 
@@ -182,9 +201,9 @@ class SpotCheckDialog(ModalScreen[SpotSettings | None]):
             Text(f"{spot.model} answered:", style="bold"),
             Text(spot.response or "(no response)"),
         ]
-        mine = self.own_label.value if self.own_label else "not labelled yet"
+        who, mine = self.own.line(spot.model)
         line = Text()
-        line.append("you: ", style="dim")
+        line.append(who, style="dim")
         line.append(mine, style="bold")
         line.append("   judge: ", style="dim")
         line.append(_verdict(spot.judge))
@@ -201,7 +220,9 @@ class SpotCheckDialog(ModalScreen[SpotSettings | None]):
         self.dismiss(self._read())
 
     def on_unmount(self) -> None:
-        self.session.close()
+        # Letting go of a loaded model can take seconds (freeing GBs): never on the UI thread,
+        # and never holding up a quit (a daemon thread).
+        threading.Thread(target=self.session.close, name="spot-release", daemon=True).start()
 
 
 def _verdict(result: TaskResult | None) -> str:
