@@ -7,6 +7,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from w2c_tui.domain.changes import Change as Change  # re-exported: undo records
+from w2c_tui.domain.changes import FlagChange as FlagChange
+from w2c_tui.domain.changes import LabelChange as LabelChange
+from w2c_tui.domain.changes import NoteChange as NoteChange
 from w2c_tui.domain.labels import LABELS, ItemKind, Label, RaterKind, VerdictStatus
 from w2c_tui.domain.qa import flag_text
 from w2c_tui.domain.tools import signature
@@ -240,38 +244,6 @@ class ModelPanel:
     target_model: str
     responses: tuple[Response, ...]
     model_verdicts: tuple[Verdict, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class LabelChange:
-    """One label keypress: enough to undo it."""
-
-    item_id: int
-    response_id: int | None
-    verdict_id: int
-    previous_label: Label | None
-    label: Label | None
-
-
-@dataclass(frozen=True, slots=True)
-class FlagChange:
-    """One QA-flag toggle."""
-
-    item_id: int
-    code: str
-    active: bool
-
-
-@dataclass(frozen=True, slots=True)
-class NoteChange:
-    """One note edit."""
-
-    item_id: int
-    previous: str
-    text: str
-
-
-Change = LabelChange | FlagChange | NoteChange
 
 
 @dataclass(frozen=True, slots=True)
