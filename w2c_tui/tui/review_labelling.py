@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from w2c_tui.domain.errors import WriteError
 from w2c_tui.domain.labels import Label
-from w2c_tui.domain.models import LabelChange
+from w2c_tui.domain.models import LabelChange, Progress
 from w2c_tui.domain.review import ReviewMode
 from w2c_tui.tui.cards import own_verdict, queue_responses, seen_for
 from w2c_tui.tui.review_state import Notice, PendingLabel, ReviewState
@@ -103,7 +103,7 @@ class LabellingState(ReviewState):
                 self.rows.replace(self.index, fresh[0])
             else:
                 self.rows.forget(self.index)
-            self._progress = None
+            self._count_label(change)
         else:
             self.reload(keep_item=pending.item_id, load=False)
         self.detail = review.detail(pending.item_id, self.annotator)
@@ -113,6 +113,16 @@ class LabellingState(ReviewState):
         if pending.advance and pending.label is not None:
             return self.advance()
         return None
+
+    def _count_label(self, change: LabelChange) -> None:
+        """Progress after one label: one more done when a unit gets its first label of this
+        annotator, one less when it is cleared (exact, and no count over 100,000 rows)."""
+        if self._progress is None or self.filter.queue:
+            self._progress = None  # a queue's assigned / done is counted again
+            return
+        key, done, queue = self._progress
+        delta = (change.label is not None) - (change.previous_label is not None)
+        self._progress = (key, Progress(done=done.done + delta, total=done.total), queue)
 
     def _summary(self) -> str:
         """The finished item in one line: gold and the annotator's labels (after the reveal)."""

@@ -133,8 +133,9 @@ class ReviewState:
         return not gold_revealed(self.detail, self.annotator, self.is_blind, self.mode)
 
     def progress(self) -> tuple[Progress, QueueProgress | None]:
-        """Labelled / total in this mode, and the queue's assigned / done (counted on change)."""
-        key = (self.dataset, self.mode, self.annotator, self.pace.count, len(self.undo_stack))
+        """Labelled / total in this mode, and the queue's assigned / done (counted again after a
+        reload; a label in the same list adjusts the count, see LabellingState._write)."""
+        key = (self.dataset, self.mode, self.annotator)
         if self._progress is None or self._progress[0] != key:
             done = self.services.review.progress(self.dataset, self.mode, self.annotator)
             queue = self.services.assignments.queue(self.dataset, self.annotator, self.units)
