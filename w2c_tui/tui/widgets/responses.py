@@ -71,6 +71,8 @@ class ResponsesPanel(VerticalScroll):
         updated in place, which costs far less than removing and mounting new ones.
         """
         existing = list(self.query(ResponseCard))
+        if not cards and not existing and self.query(".responses--empty"):
+            return  # still nothing to show: keep the message (no unmount and mount per item)
         if not cards or len(existing) != len(cards):
             self.remove_children()
             existing = []
