@@ -79,8 +79,8 @@ class ResponsesPanel(VerticalScroll):
         if not cards:
             self.mount(
                 Static(
-                    "No model responses or scores for this item yet. Import "
-                    "results (`w2c import`) or switch to item QA with m.",
+                    "No model responses or scores for this item yet "
+                    "(`w2c import` adds a model's results).",
                     classes="responses--empty",
                     markup=False,
                 )
