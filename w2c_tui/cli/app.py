@@ -15,6 +15,7 @@ from w2c_tui.cli import (
     export_cmd,
     import_cmd,
     labels_cmd,
+    merge_cmd,
     metrics_cmd,
     prompts_cmd,
     qa_cmd,
@@ -92,6 +93,7 @@ app.command("metrics")(metrics_cmd.metrics)
 app.command("agreement")(agreement_cmd.agreement)
 app.command("report")(report_cmd.report)
 app.command("serve")(serve_cmd.serve)
+app.command("merge")(merge_cmd.merge)
 app.add_typer(data_cmd.datasets_app, name="datasets")
 app.add_typer(data_cmd.items_app, name="items")
 app.add_typer(labels_cmd.labels_app, name="labels")

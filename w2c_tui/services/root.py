@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from w2c_tui.services.adjudication import AdjudicationService
     from w2c_tui.services.agreement import AgreementService
     from w2c_tui.services.exports import ExportService
+    from w2c_tui.services.merge import MergeService
     from w2c_tui.services.metrics import MetricsService
     from w2c_tui.services.preference import PreferenceService
     from w2c_tui.services.prompts import PromptService
@@ -125,6 +126,13 @@ class Services:
         if self._preference is None:
             self._preference = PreferenceService(self.store)
         return self._preference
+
+    @property
+    def merge(self) -> MergeService:
+        """`w2c merge`: other databases' human work brought into this one."""
+        from w2c_tui.services.merge import MergeService
+
+        return MergeService(self.store)
 
     @property
     def prompts(self) -> PromptService:

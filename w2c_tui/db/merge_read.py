@@ -1,0 +1,261 @@
+"""Reading another w2c database for `w2c merge`: what people made there, keyed by identity.
+
+Nothing here uses the source's row ids as identities: items are known by uuid, raters by their
+key, target models by name, responses by (item, model, text), datasets by name and content.
+A source file is never written: an older one is copied to a temporary file and the copy is
+upgraded; one that is not a w2c database, or that a newer w2c-tui wrote, is refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import sqlite3
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine
+from sqlalchemy.pool import NullPool
+from sqlmodel import select
+
+from w2c_tui.db.migrate import check_known, head_revision, upgrade
+from w2c_tui.db.tables import (
+    DatasetRow,
+    ItemRow,
+    NoteRow,
+    QAFlagRow,
+    RaterRow,
+    ResponseRow,
+    TargetModelRow,
+    VerdictRow,
+)
+from w2c_tui.db.tables_team import (
+    AssignmentPlanRow,
+    AssignmentRow,
+    GuidelineRow,
+    GuidelineSeenRow,
+)
+from w2c_tui.domain.errors import InputError
+from w2c_tui.domain.labels import RaterKind
+
+PEOPLE = (RaterKind.HUMAN.value, RaterKind.ADJUDICATOR.value)
+"""Whose verdicts a merge brings: labels and adjudications (machines come from imports/runs)."""
+
+ResponseKey = tuple[str, str, str]
+"""(item uuid, target model name, response text)."""
+
+
+def item_fingerprint(row: Any) -> str:
+    """What must be equal for two databases to hold the same item."""
+    parts = (row.question, row.tools_json, row.answers_json, row.gold or "")
+    return hashlib.sha256("\x00".join(parts).encode("utf-8")).hexdigest()
+
+
+@dataclass
+class Source:
+    """One source database, read whole (its human work is small next to its items)."""
+
+    path: Path
+    datasets: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Dataset name → item uuid → fingerprint."""
+    raters: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Rater key → its columns (people only)."""
+    verdicts: list[dict[str, Any]] = field(default_factory=list)
+    flags: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[dict[str, Any]] = field(default_factory=list)
+    guidelines: list[dict[str, Any]] = field(default_factory=list)
+    guideline_seen: list[dict[str, Any]] = field(default_factory=list)
+    plans: list[dict[str, Any]] = field(default_factory=list)
+    assignments: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _is_w2c(path: Path) -> None:
+    """Refuse anything but an SQLite file with w2c's tables (read-only peek)."""
+    if not path.is_file():
+        raise InputError(str(path), "no such file")
+    with path.open("rb") as handle:
+        if handle.read(16) != b"SQLite format 3\x00":
+            raise InputError(str(path), "not an SQLite database (w2c merge reads w2c .db files)")
+    connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        names = {r[0] for r in connection.execute("SELECT name FROM sqlite_master")}
+    finally:
+        connection.close()
+    if not {"alembic_version", "item", "verdict", "rater"} <= names:
+        raise InputError(str(path), "an SQLite database, but not one w2c-tui wrote")
+
+
+@contextmanager
+def opened(path: Path) -> Iterator[Engine]:
+    """A read engine on `path`, or on an upgraded temporary copy when it is older."""
+    _is_w2c(path)
+    engine = create_engine(f"sqlite:///file:{path}?mode=ro&uri=true", poolclass=NullPool)
+    try:
+        revision = check_known(engine)
+    except Exception as error:
+        engine.dispose()
+        raise InputError(str(path), str(error)) from error
+    if revision == head_revision():
+        try:
+            yield engine
+        finally:
+            engine.dispose()
+        return
+    engine.dispose()
+    with tempfile.TemporaryDirectory(prefix="w2c-merge-") as folder:
+        copy = Path(folder) / path.name
+        shutil.copyfile(path, copy)
+        older = create_engine(f"sqlite:///{copy}", poolclass=NullPool)
+        try:
+            upgrade(older)
+            yield older
+        finally:
+            older.dispose()
+
+
+def read_source(path: Path) -> Source:
+    """Everything people made in the database at `path`, by identity."""
+    source = Source(path=path)
+    with opened(path) as engine, engine.connect() as connection:
+
+        def rows(query: Any) -> list[Any]:
+            return list(connection.execute(query).all())
+
+        datasets = {r.id: r.name for r in rows(select(DatasetRow.id, DatasetRow.name))}
+        items: dict[int, tuple[str, str]] = {}
+        for row in rows(select(ItemRow)):
+            name = datasets[row.dataset_id]
+            source.datasets.setdefault(name, {})[row.uuid] = item_fingerprint(row)
+            items[row.id] = (name, row.uuid)
+        models = {r.id: r.name for r in rows(select(TargetModelRow.id, TargetModelRow.name))}
+        raters = {r.id: r for r in rows(select(RaterRow).where(RaterRow.kind.in_(PEOPLE)))}  # type: ignore[attr-defined]
+        for rater in raters.values():
+            source.raters[rater.key] = {
+                "key": rater.key,
+                "kind": rater.kind,
+                "name": rater.name,
+                "config_json": rater.config_json,
+                "created_at": rater.created_at,
+            }
+        responses: dict[int, ResponseKey] = {
+            r.id: (items[r.item_id][1], models[r.target_model_id], r.text or "")
+            for r in rows(select(ResponseRow))
+        }
+        guidelines = {r.id: r for r in rows(select(GuidelineRow))}
+        _read_verdicts(source, rows, raters, items, models, responses, guidelines)
+        for table, into in ((QAFlagRow, source.flags), (NoteRow, source.notes)):
+            for row in rows(select(table).where(table.rater_id.in_(list(raters)))):  # type: ignore[attr-defined]
+                values = dict(row._mapping)
+                values.pop("id")
+                values["rater"] = raters[values.pop("rater_id")].key
+                values["dataset"], values["uuid"] = items[values.pop("item_id")]
+                into.append(values)
+        for row in guidelines.values():
+            source.guidelines.append(_guideline(row, datasets))
+        for row in rows(select(GuidelineSeenRow)):
+            if row.rater_id in raters:
+                source.guideline_seen.append(
+                    {
+                        "rater": raters[row.rater_id].key,
+                        "guideline": _guideline(guidelines[row.guideline_id], datasets),
+                        "seen_at": row.seen_at,
+                    }
+                )
+        _read_assignments(source, rows, datasets, raters, items, models, responses)
+    return source
+
+
+def _guideline(row: Any, datasets: dict[int, str]) -> dict[str, Any]:
+    return {
+        "dataset": datasets[row.dataset_id],
+        "version": row.version,
+        "text": row.text,
+        "sha256": row.sha256,
+        "source_path": row.source_path,
+        "created_at": row.created_at,
+    }
+
+
+def _read_verdicts(
+    source: Source,
+    rows: Any,
+    raters: dict[int, Any],
+    items: dict[int, tuple[str, str]],
+    models: dict[int, str],
+    responses: dict[int, ResponseKey],
+    guidelines: dict[int, Any],
+) -> None:
+    query = select(VerdictRow).where(VerdictRow.rater_id.in_(list(raters)))  # type: ignore[attr-defined]
+    for row in rows(query.order_by(VerdictRow.created_at, VerdictRow.id)):  # type: ignore[arg-type]
+        dataset, uuid = items[row.item_id]
+        guideline = guidelines.get(row.guideline_id)
+        source.verdicts.append(
+            {
+                "rater": raters[row.rater_id].key,
+                "dataset": dataset,
+                "uuid": uuid,
+                "model": models[row.target_model_id] if row.target_model_id else None,
+                "response": responses[row.response_id] if row.response_id else None,
+                "label": row.label,
+                "status": row.status,
+                "raw": row.raw,
+                "scores_json": row.scores_json,
+                "source": row.source,
+                "is_current": bool(row.is_current),
+                "created_at": row.created_at,
+                "seen": row.seen,
+                "guideline": (guideline.version, guideline.sha256) if guideline else None,
+            }
+        )
+
+
+def _read_assignments(
+    source: Source,
+    rows: Any,
+    datasets: dict[int, str],
+    raters: dict[int, Any],
+    items: dict[int, tuple[str, str]],
+    models: dict[int, str],
+    responses: dict[int, ResponseKey],
+) -> None:
+    plans = {r.id: r for r in rows(select(AssignmentPlanRow))}
+    for plan in plans.values():
+        source.plans.append(
+            {
+                "dataset": datasets[plan.dataset_id],
+                "unit_kind": plan.unit_kind,
+                "overlap": plan.overlap,
+                "seed": plan.seed,
+                "config_json": plan.config_json,
+                "created_at": plan.created_at,
+                "updated_at": plan.updated_at,
+            }
+        )
+    every_rater = {r.id: r.key for r in rows(select(RaterRow.id, RaterRow.key))}
+    for row in rows(select(AssignmentRow)):
+        plan = plans[row.plan_id]
+        source.assignments.append(
+            {
+                "dataset": datasets[plan.dataset_id],
+                "unit_kind": plan.unit_kind,
+                "rater": every_rater[row.rater_id],
+                "uuid": items[row.item_id][1],
+                "model": models[row.target_model_id] if row.target_model_id else None,
+                "response": responses[row.response_id] if row.response_id else None,
+                "order_key": row.order_key,
+                "created_at": row.created_at,
+            }
+        )
+        if every_rater[row.rater_id] not in source.raters:
+            rater = next(r for r in rows(select(RaterRow).where(RaterRow.id == row.rater_id)))
+            source.raters[rater.key] = {
+                "key": rater.key,
+                "kind": rater.kind,
+                "name": rater.name,
+                "config_json": rater.config_json,
+                "created_at": rater.created_at,
+            }

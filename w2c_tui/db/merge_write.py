@@ -1,0 +1,235 @@
+"""Writing a merge: one source's people's work into the target, in the caller's transaction.
+
+Each row is identified by what it is, not by its id: a verdict by (rater, unit, time, label,
+status), a flag by (rater, item, code, on/off, time), a note by (rater, item, text, time), an
+assignment by (rater, unit). A row already there is left alone, so merging the same file twice
+changes nothing. History is kept: every verdict arrives, and of the current ones the later
+wins; the one it beats stays as history (superseded), and a different label is a conflict.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import insert, update
+from sqlmodel import Session, col, select
+
+from w2c_tui.db.merge_read import ResponseKey, Source, item_fingerprint
+from w2c_tui.db.tables import (
+    DatasetRow,
+    ItemRow,
+    NoteRow,
+    QAFlagRow,
+    RaterRow,
+    ResponseRow,
+    TargetModelRow,
+    VerdictRow,
+)
+from w2c_tui.db.tables_team import (
+    GuidelineRow,
+)
+from w2c_tui.domain.errors import InputError
+
+Unit = tuple[int, int, int | None, int | None]
+"""(rater id, item id, target model id, response id)."""
+SHOWN = 5
+
+
+def moment(value: datetime) -> datetime:
+    """A timestamp comparable across databases (UTC, naive: SQLite returns it naive)."""
+    return value.astimezone(UTC).replace(tzinfo=None) if value.tzinfo else value
+
+
+@dataclass
+class Conflict:
+    """The same annotator labelled the same unit differently in two places."""
+
+    rater: str
+    uuid: str
+    model: str | None
+    kept: str | None
+    kept_at: datetime
+    lost: str | None
+    lost_at: datetime
+    lost_from: str
+
+
+@dataclass
+class Counts:
+    """What one source added (or would add, in a dry run)."""
+
+    source: str
+    verdicts: int = 0
+    verdicts_known: int = 0
+    flags: int = 0
+    notes: int = 0
+    guidelines: int = 0
+    assignments: int = 0
+    raters: int = 0
+    conflicts: list[Conflict] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+
+class Merger:
+    """Maps a source's identities to the target's rows and writes what is missing."""
+
+    def __init__(self, session: Session, source: Source) -> None:
+        self.s = session
+        self.src = source
+        self.out = Counts(source=str(source.path))
+        self.datasets: dict[str, int] = {}
+        self.items: dict[tuple[str, str], int] = {}
+        self.models: dict[str, int] = {}
+        self.responses: dict[ResponseKey, int] = {}
+        self.raters: dict[str, int] = {}
+
+    # ---- identities ------------------------------------------------------------------------
+
+    def check_datasets(self) -> None:
+        """Every dataset the source has work in must be in the target with the same items."""
+        used = {v["dataset"] for v in self.src.verdicts} | {
+            r["dataset"] for r in (*self.src.flags, *self.src.notes, *self.src.assignments)
+        }
+        path = str(self.src.path)
+        for name in sorted(used):
+            row = self.s.execute(select(DatasetRow.id).where(DatasetRow.name == name)).first()
+            if row is None:
+                raise InputError(
+                    path,
+                    f"dataset {name!r} is not in the target database: import its file there "
+                    "first (w2c import FILE), then merge",
+                    field="dataset",
+                )
+            self.datasets[name] = row[0]
+            theirs = self.src.datasets[name]
+            ours = {}
+            for item in self.s.execute(select(ItemRow).where(ItemRow.dataset_id == row[0])):
+                item = item[0]
+                ours[item.uuid] = item_fingerprint(item)
+                self.items[(name, item.uuid)] = item.id
+            differ = sorted(u for u, f in theirs.items() if ours.get(u) != f)
+            if differ:
+                raise InputError(
+                    path,
+                    f"dataset {name!r} differs in content from the target's: {len(differ)} "
+                    f"item(s) missing there or changed, e.g. {', '.join(differ[:SHOWN])}; "
+                    "nothing was merged",
+                    field="dataset",
+                )
+
+    def map_responses(self) -> None:
+        """Target models by name and responses by (item, model, text), for the used datasets."""
+        for model_id, name in self.s.execute(select(TargetModelRow.id, TargetModelRow.name)):
+            self.models[name] = model_id
+        ids = list(self.datasets.values())
+        query = (
+            select(ResponseRow.id, ItemRow.uuid, TargetModelRow.name, ResponseRow.text)
+            .join(ItemRow, ItemRow.id == ResponseRow.item_id)  # type: ignore[arg-type]
+            .join(TargetModelRow, TargetModelRow.id == ResponseRow.target_model_id)  # type: ignore[arg-type]
+            .where(ItemRow.dataset_id.in_(ids))  # type: ignore[attr-defined]
+            .order_by(ResponseRow.id)  # type: ignore[arg-type]
+        )
+        for response_id, uuid, model, text in self.s.execute(query):
+            self.responses.setdefault((uuid, model, text or ""), response_id)
+
+    def map_raters(self) -> None:
+        """Raters by key, created where missing."""
+        for rater_id, key in self.s.execute(select(RaterRow.id, RaterRow.key)):
+            self.raters[key] = rater_id
+        for key, values in self.src.raters.items():
+            if key not in self.raters:
+                result = self.s.execute(
+                    insert(RaterRow).values(**values).returning(col(RaterRow.id))
+                )
+                self.raters[key] = result.scalar_one()
+                self.out.raters += 1
+
+    def unit(self, row: dict[str, Any]) -> Unit:
+        """The target's unit for a source row (InputError when its response is missing)."""
+        item = self.items[(row["dataset"], row["uuid"])]
+        model = None
+        if row["model"] is not None:
+            model = self.models.get(row["model"])
+            if model is None:
+                self.s.execute(insert(TargetModelRow).values(name=row["model"], config_json="{}"))
+                model = self.s.execute(
+                    select(TargetModelRow.id).where(TargetModelRow.name == row["model"])
+                ).scalar_one()
+                self.models[row["model"]] = model
+        response = None
+        if row["response"] is not None:
+            response = self.responses.get(row["response"])
+            if response is None:
+                uuid, name, _ = row["response"]
+                raise InputError(
+                    str(self.src.path),
+                    f"a label of {name}'s response to item {uuid} has no such response in the "
+                    "target: import that model's results there first; nothing was merged",
+                    field="response",
+                )
+        return (self.raters[row["rater"]], item, model, response)
+
+    def guideline_id(self, dataset: str, sha256: str) -> int | None:
+        """The target's guideline with this text, if any."""
+        found = self.s.execute(
+            select(GuidelineRow.id).where(
+                GuidelineRow.dataset_id == self.datasets[dataset], GuidelineRow.sha256 == sha256
+            )
+        ).first()
+        return found[0] if found else None
+
+    # ---- appended rows ---------------------------------------------------------------------
+
+    def flags_and_notes(self) -> None:
+        """Flags and notes that are not there yet (they are append-only histories)."""
+        for table, rows, what, attr in (
+            (QAFlagRow, self.src.flags, ("code", "active"), "flags"),
+            (NoteRow, self.src.notes, ("text",), "notes"),
+        ):
+            have = {
+                (r.rater_id, r.item_id, *(getattr(r, k) for k in what), moment(r.created_at))
+                for (r,) in self.s.execute(
+                    select(table).where(table.item_id.in_(list(self.items.values())))  # type: ignore[attr-defined]
+                )
+            }
+            new = []
+            for row in rows:
+                rater, item = self.raters[row["rater"]], self.items[(row["dataset"], row["uuid"])]
+                key = (rater, item, *(row[k] for k in what), moment(row["created_at"]))
+                if key not in have:
+                    have.add(key)
+                    values = {k: row[k] for k in (*what, "created_at")}
+                    new.append({"rater_id": rater, "item_id": item, **values})
+            if new:
+                self.s.execute(insert(table), new)
+            setattr(self.out, attr, len(new))
+
+    def guidelines(self) -> None:
+        """Guideline versions by text, and who has seen them (db/merge_team.py)."""
+        from w2c_tui.db.merge_team import merge_guidelines
+
+        merge_guidelines(self)
+
+    def assignments(self) -> None:
+        """Assignment plans and units (db/merge_team.py)."""
+        from w2c_tui.db.merge_team import merge_assignments
+
+        merge_assignments(self)
+
+    # ---- verdicts --------------------------------------------------------------------------
+
+    def verdicts(self) -> None:
+        """Every verdict not there yet; per unit, the later current one wins."""
+        from w2c_tui.db.merge_verdicts import merge_verdicts
+
+        merge_verdicts(self)
+
+    def update_current(self, demote: int | None, promote: int | None) -> None:
+        """Flip which row of a unit is current (demote first: one current row at any time)."""
+        verdict = col(VerdictRow.id)
+        if demote is not None:
+            self.s.execute(update(VerdictRow).where(verdict == demote).values(is_current=False))
+        if promote is not None:
+            self.s.execute(update(VerdictRow).where(verdict == promote).values(is_current=True))
