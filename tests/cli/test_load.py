@@ -1,0 +1,20 @@
+"""Under load (bounded): annotator processes label while a run's worker writes results; every
+acknowledged label is in the database and no unit has two current verdicts, on both databases.
+The figures come from bench/bench_load.py; this checks the invariants, not the timings."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from load_harness import run_load
+
+from w2c_tui.services import Services
+
+
+def test_labels_and_a_run_at_once_lose_nothing(demo: Services, tmp_path: Path) -> None:
+    result = run_load(demo, "demo", tmp_path, n_annotators=3, seconds=4.0, n_units=30)
+    assert result.labels > 30, result.line()
+    assert (result.lost, result.duplicates, result.errors) == (0, 0, 0), result.line()
+    assert result.run_items > 0, result.line()
