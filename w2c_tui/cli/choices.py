@@ -54,3 +54,4 @@ class ImportKind(StrEnum):
     OFFICIAL_JUDGE = "official_judge"
     OFFICIAL_INFERENCE = "official_inference"
     API_SUITE = "api_suite"
+    CRITICTOOL = "critictool"
