@@ -4,6 +4,7 @@ no unit may have two current verdicts, no annotator may see an error. Prints lab
 p50/p95 and the run's throughput for each database.
 
     .venv/bin/python bench/bench_load.py [--seconds 60] [--annotators 8] [--items 20000]
+        [--think-ms 200]
         [--pg-url postgresql+psycopg://postgres@127.0.0.1:55432/postgres] [--json]
 """
 
@@ -66,6 +67,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--annotators", type=int, default=8)
     parser.add_argument("--items", type=int, default=20_000, help="items the run goes through")
     parser.add_argument("--pg-url", help="a PostgreSQL server URL to run there too")
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=200.0,
+        help="pause after each label, ±50%% (a person reads the next item; 0: a stress test)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     print(f"load average at start: {load_average()}", file=sys.stderr)
@@ -81,7 +88,13 @@ def main(argv: list[str] | None = None) -> int:
                 work = folder / make_url(url).get_backend_name()
                 work.mkdir()
                 result = run_load(
-                    services, DATASET, work, args.annotators, args.seconds, RESPONDED * 2
+                    services,
+                    DATASET,
+                    work,
+                    args.annotators,
+                    args.seconds,
+                    RESPONDED * 2,
+                    args.think_ms / 1000,
                 )
             finally:
                 services.close()

@@ -44,8 +44,11 @@ def units(svc: Services, dataset: str, limit: int) -> list[tuple[int, int]]:
     return out[:limit]
 
 
-def annotator(url: str, name: str, pairs: list[tuple[int, int]], seconds: float, out: str) -> None:
-    """One annotator process: label random responses for `seconds`; write what it saw."""
+def annotator(
+    url: str, name: str, pairs: list[tuple[int, int]], seconds: float, think_s: float, out: str
+) -> None:
+    """One annotator process: label random responses for `seconds`, pausing `think_s` after
+    each label (a person reads before the next key); write what it saw."""
     svc = open_services(url, migrate=False)
     rng = random.Random(name)
     acked: dict[int, str] = {}
@@ -64,6 +67,8 @@ def annotator(url: str, name: str, pairs: list[tuple[int, int]], seconds: float,
                 continue
             latencies.append(time.perf_counter() - start)
             acked[response] = label.value
+            if think_s:
+                time.sleep(rng.uniform(0.5, 1.5) * think_s)
     finally:
         svc.close()
     Path(out).write_text(
@@ -78,6 +83,7 @@ class LoadResult:
 
     backend: str
     annotators: int
+    think_ms: float
     seconds: float
     labels: int
     lost: int
@@ -85,6 +91,8 @@ class LoadResult:
     duplicates: int
     """Units with more than one current verdict."""
     errors: int
+    reasons: list[str]
+    """Why labels were not saved in time (distinct reasons)."""
     p50_ms: float
     p95_ms: float
     run_items: int
@@ -93,11 +101,13 @@ class LoadResult:
     def line(self) -> str:
         """One line of figures."""
         return (
-            f"{self.backend:<10} {self.annotators} annotators × {self.seconds:.0f} s: "
+            f"{self.backend:<10} {self.annotators} annotators × {self.seconds:.0f} s "
+            f"(pause {self.think_ms:.0f} ms after a label): "
             f"{self.labels} labels acknowledged, {self.lost} lost, {self.duplicates} duplicate "
             f"current verdicts, {self.errors} errors shown; label p50 {self.p50_ms:.1f} ms / "
             f"p95 {self.p95_ms:.1f} ms; run {self.run_items} results "
             f"({self.run_items_per_s:.1f}/s) meanwhile"
+            + (f"; not saved in time: {'; '.join(self.reasons)}" if self.reasons else "")
         )
 
 
@@ -121,7 +131,13 @@ def current_labels(svc: Services, dataset: str, name: str) -> dict[int, str | No
 
 
 def run_load(
-    svc: Services, dataset: str, workdir: Path, n_annotators: int, seconds: float, n_units: int
+    svc: Services,
+    dataset: str,
+    workdir: Path,
+    n_annotators: int,
+    seconds: float,
+    n_units: int,
+    think_s: float = 0.0,
 ) -> LoadResult:
     """Start a run and `n_annotators` labelling processes for `seconds`; check and measure."""
     pairs = units(svc, dataset, n_units)
@@ -144,7 +160,8 @@ def run_load(
         outs = [workdir / f"annotator-{n}.json" for n in range(n_annotators)]
         procs = [
             context.Process(
-                target=annotator, args=(svc.url, f"load{n}", pairs, seconds, str(outs[n]))
+                target=annotator,
+                args=(svc.url, f"load{n}", pairs, seconds, think_s, str(outs[n])),
             )
             for n in range(n_annotators)
         ]
@@ -164,11 +181,13 @@ def run_load(
     return LoadResult(
         backend=svc.store.engine.dialect.name,
         annotators=n_annotators,
+        think_ms=think_s * 1000,
         seconds=seconds,
         labels=len(latencies),
         lost=lost,
         duplicates=duplicates(svc),
         errors=sum(len(r["errors"]) for r in reports),
+        reasons=sorted({e for r in reports for e in r["errors"]}),
         p50_ms=statistics.median(latencies) * 1000 if latencies else 0.0,
         p95_ms=latencies[int(len(latencies) * 0.95)] * 1000 if latencies else 0.0,
         run_items=run_items,
