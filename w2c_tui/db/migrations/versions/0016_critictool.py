@@ -1,7 +1,7 @@
 """CriticTool: imported files whole, their samples, and models' predictions.
 
-Revision ID: 0019
-Revises: 0018
+Revision ID: 0016
+Revises: 0015
 Create Date: 2026-11-25
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0019"
-down_revision = "0018"
+revision = "0016"
+down_revision = "0015"
 branch_labels = None
 depends_on = None
 

@@ -2,7 +2,7 @@
 screen reads every matching id in the blind (shuffled) order once per list, from the index
 alone (at 20,000 items 125 ms → 9 ms on SQLite: the table's wide rows are no longer read).
 
-Revision ID: 0018
+Revision ID: 0015
 Revises: 0014
 Create Date: 2026-11-25
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from alembic import op
 
-revision = "0018"
+revision = "0015"
 down_revision = "0014"
 branch_labels = None
 depends_on = None
