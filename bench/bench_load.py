@@ -16,9 +16,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from pg_scratch import fresh_pg
 from review_data import DATASET, MODELS, write_items, write_judge_file
 from review_figures import load_average
-from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
@@ -50,16 +50,6 @@ def build(url: str, folder: Path, n_items: int) -> Services:
     return services
 
 
-def fresh_pg(server_url: str) -> str:
-    """A new, empty database on the server (dropped first if a last run left it)."""
-    admin = create_engine(server_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'DROP DATABASE IF EXISTS "{PG_DATABASE}" WITH (FORCE)'))
-        connection.execute(text(f'CREATE DATABASE "{PG_DATABASE}"'))
-    admin.dispose()
-    return make_url(server_url).set(database=PG_DATABASE).render_as_string(hide_password=False)
-
-
 def main(argv: list[str] | None = None) -> int:
     """Build, load, check, print."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -81,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         folder = Path(name)
         targets = [f"sqlite:///{folder / 'load.db'}"]
         if args.pg_url:
-            targets.append(fresh_pg(args.pg_url))
+            targets.append(fresh_pg(args.pg_url, PG_DATABASE))
         for url in targets:
             services = build(url, folder, args.items)
             try:

@@ -18,9 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from pg_scratch import fresh_pg
 from review_data import DATASET, write_items
 from review_figures import load_average, median_ms
-from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from w2c_tui.domain.review import ItemFilter, ReviewMode
@@ -84,16 +84,6 @@ def build(url: str, path: Path) -> Services:
     return services
 
 
-def fresh_pg(server_url: str) -> str:
-    """A new, empty database on the server (dropped first if a last run left it)."""
-    admin = create_engine(server_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'DROP DATABASE IF EXISTS "{PG_DATABASE}" WITH (FORCE)'))
-        connection.execute(text(f'CREATE DATABASE "{PG_DATABASE}"'))
-    admin.dispose()
-    return make_url(server_url).set(database=PG_DATABASE).render_as_string(hide_password=False)
-
-
 def main(argv: list[str] | None = None) -> int:
     """Build, time, print."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -106,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         write_items(path, args.items, seed=2)
         targets = [("sqlite", f"sqlite:///{Path(folder) / 'search.db'}")]
         if args.pg_url:
-            targets.append(("postgresql", fresh_pg(args.pg_url)))
+            targets.append(("postgresql", fresh_pg(args.pg_url, PG_DATABASE)))
         for label, url in targets:
             services = build(url, path)
             try:

@@ -134,13 +134,7 @@ def read_source(path: Path) -> Source:
         models = {r.id: r.name for r in rows(select(TargetModelRow.id, TargetModelRow.name))}
         raters = {r.id: r for r in rows(select(RaterRow).where(RaterRow.kind.in_(PEOPLE)))}  # type: ignore[attr-defined]
         for rater in raters.values():
-            source.raters[rater.key] = {
-                "key": rater.key,
-                "kind": rater.kind,
-                "name": rater.name,
-                "config_json": rater.config_json,
-                "created_at": rater.created_at,
-            }
+            source.raters[rater.key] = _rater_values(rater)
         responses: dict[int, ResponseKey] = {
             r.id: (items[r.item_id][1], models[r.target_model_id], r.text or "")
             for r in rows(select(ResponseRow))
@@ -167,6 +161,11 @@ def read_source(path: Path) -> Source:
                 )
         _read_assignments(source, rows, datasets, raters, items, models, responses)
     return source
+
+
+def _rater_values(rater: Any) -> dict[str, Any]:
+    """A rater's columns, to create it in the target as it is in the source."""
+    return {k: getattr(rater, k) for k in ("key", "kind", "name", "config_json", "created_at")}
 
 
 def _guideline(row: Any, datasets: dict[int, str]) -> dict[str, Any]:
@@ -252,10 +251,4 @@ def _read_assignments(
         )
         if every_rater[row.rater_id] not in source.raters:
             rater = next(r for r in rows(select(RaterRow).where(RaterRow.id == row.rater_id)))
-            source.raters[rater.key] = {
-                "key": rater.key,
-                "kind": rater.kind,
-                "name": rater.name,
-                "config_json": rater.config_json,
-                "created_at": rater.created_at,
-            }
+            source.raters[rater.key] = _rater_values(rater)
