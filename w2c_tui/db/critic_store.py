@@ -163,15 +163,19 @@ class CriticStore:
         session.execute(insert(CriticPredictionRow), values)
         return len(values)
 
-    def files(self, dataset: str | None = None, model: str | None = None) -> list[StoredFile]:
-        """Stored predictions files (of `dataset`, of `model`), in import order."""
+    def files(
+        self, dataset: str | None = None, model: str | None = None, *, every: bool = False
+    ) -> list[StoredFile]:
+        """Stored predictions files (of `dataset`, of `model`; `every`: the dataset files
+        too, first), in import order."""
         with Session(self.engine) as session:
             query = (
                 select(CriticFileRow, DatasetRow.name)
                 .join(DatasetRow, col(DatasetRow.id) == col(CriticFileRow.dataset_id))
-                .where(col(CriticFileRow.model).is_not(None))
-                .order_by(col(CriticFileRow.id))
+                .order_by(col(CriticFileRow.model).is_not(None), col(CriticFileRow.id))
             )
+            if not every:
+                query = query.where(col(CriticFileRow.model).is_not(None))
             if dataset is not None:
                 if (
                     session.exec(select(DatasetRow).where(DatasetRow.name == dataset)).first()

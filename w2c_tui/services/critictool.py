@@ -3,17 +3,28 @@
 from __future__ import annotations
 
 import tempfile
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from w2c_tui.db.critic_store import CriticStore, StoredFile
 from w2c_tui.db.store import Store
+from w2c_tui.domain.critictool import CriticFile, Sample
 from w2c_tui.domain.errors import InputError, W2CError
 from w2c_tui.domain.records import ImportReport
 from w2c_tui.io.critictool import read_critictool
 
 DEFAULT_SIMILARITY_MODEL = "sentence-transformers/all-mpnet-base-v2"
+
+
+@dataclass(frozen=True)
+class Trajectories:
+    """A CriticTool dataset for the trajectory view."""
+
+    dataset: str
+    samples: tuple[Sample, ...]
+    predictions: dict[str, dict[str, tuple[str, ...]]]
+    """Model → sample id → raw output(s)."""
 
 
 class CriticToolService:
@@ -48,6 +59,23 @@ class CriticToolService:
             notes=tuple(notes),
             dry_run=dry_run,
         )
+
+    def trajectories(self, dataset: str) -> Trajectories:
+        """The dataset's samples (from its first stored file) and every model's predictions
+        for them, by model and sample id (for the trajectory view)."""
+        files = self._critic.files(dataset, every=True)
+        if not files:
+            raise InputError(dataset, "no CriticTool file stored for this dataset")
+        samples = read_stored(files[0]).samples
+        predictions: dict[str, dict[str, tuple[str, ...]]] = {}
+        for stored in files:
+            if stored.model is None:
+                continue
+            by_id = predictions.setdefault(stored.model, {})
+            for sample in read_stored(stored).samples:
+                if sample.predictions is not None:
+                    by_id[sample.sample_id] = sample.predictions
+        return Trajectories(dataset, samples, predictions)
 
     def metrics(
         self,
@@ -101,6 +129,15 @@ class CriticToolService:
         return out
 
 
+def read_stored(stored: StoredFile) -> CriticFile:
+    """A stored file read back through the parser (under its own name: its kind reads the
+    same as at import)."""
+    with tempfile.TemporaryDirectory(prefix="w2c-critic-") as folder:
+        path = Path(folder) / stored.name
+        path.write_text(stored.text, encoding="utf-8")
+        return read_critictool(path)
+
+
 def _stem(path: Path) -> str:
     return path.stem
 
@@ -117,10 +154,7 @@ def _score(stored: StoredFile, similarity: Any) -> dict[str, Any]:
         internal_means,
     )
 
-    with tempfile.TemporaryDirectory(prefix="w2c-critic-") as folder:
-        path = Path(folder) / stored.name
-        path.write_text(stored.text, encoding="utf-8")
-        critic = read_critictool(path)
+    critic = read_stored(stored)
     out: dict[str, Any] = {
         "dataset": stored.dataset,
         "file": stored.name,
