@@ -54,4 +54,3 @@ class ImportKind(StrEnum):
     OFFICIAL_JUDGE = "official_judge"
     OFFICIAL_INFERENCE = "official_inference"
     API_SUITE = "api_suite"
-    CRITICTOOL = "critictool"

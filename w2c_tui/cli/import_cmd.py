@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 PROGRESS_MIN_BYTES = 256 * 1024
 KIND_HELP = (
     "when2call_test, when2call_sft, when2call_pref, lm_eval_samples, official_judge, "
-    "official_inference, api_suite, critictool (default: detected from the content)"
+    "official_inference, api_suite (default: detected from the content)"
 )
 
 
@@ -59,9 +59,7 @@ def import_files(
 
     Items: the When2Call test files (MCQ and LLM-judge subset) and the train files (SFT,
     preference). Results: lm-evaluation-harness samples_*.jsonl (log-prob MCQ), the official
-    judge scripts' outputs, the API evaluation suite's run folder or checkpoint files. CriticTool:
-    the official dataset files (internal_error/, external_error/) and the official inference
-    output with `predictions` (the model: --target-model, else the file's name). A folder
+    judge scripts' outputs, the API evaluation suite's run folder or checkpoint files. A folder
     whose manifest.json lists its files (as the bundled demo's does) is imported file by file.
 
     Each file is validated first and stored whole or not at all: a bad line is reported with

@@ -232,5 +232,4 @@ class ImportLogRow(SQLModel, table=True):
 
 
 # the team tables live in tables_team.py; importing it here registers them with the metadata
-from w2c_tui.db import tables_critic as _critic  # noqa: E402, F401
 from w2c_tui.db import tables_team as _team  # noqa: E402, F401

@@ -9,7 +9,6 @@ from pathlib import Path
 from w2c_tui.db.store import Store
 from w2c_tui.domain.errors import InputError, NotFoundError
 from w2c_tui.domain.records import ImportReport
-from w2c_tui.io.critictool import looks_like_critictool
 from w2c_tui.io.detect import read_bundle
 from w2c_tui.io.options import ReadOptions
 from w2c_tui.paths import demo_dir
@@ -41,12 +40,6 @@ class ImportService:
         """Import one file or run folder; InputError leaves the store untouched."""
         if not path.exists():
             raise InputError(str(path), "no such file or folder")
-        if kind == "critictool" or (kind is None and looks_like_critictool(path)):
-            from w2c_tui.services.critictool import CriticToolService
-
-            return CriticToolService(self._store).import_file(
-                path, dataset=dataset, model=options.target_model, dry_run=dry_run
-            )
         bundle = read_bundle(path, kind, options, progress)
         if bundle.items:
             name = dataset or bundle.default_dataset or path.stem

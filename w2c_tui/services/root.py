@@ -19,7 +19,6 @@ from w2c_tui.services.review import ReviewService
 if TYPE_CHECKING:
     from w2c_tui.services.adjudication import AdjudicationService
     from w2c_tui.services.agreement import AgreementService
-    from w2c_tui.services.critictool import CriticToolService
     from w2c_tui.services.exports import ExportService
     from w2c_tui.services.merge import MergeService
     from w2c_tui.services.metrics import MetricsService
@@ -127,13 +126,6 @@ class Services:
         if self._preference is None:
             self._preference = PreferenceService(self.store)
         return self._preference
-
-    @property
-    def critictool(self) -> CriticToolService:
-        """CriticTool datasets, predictions and the official metrics."""
-        from w2c_tui.services.critictool import CriticToolService
-
-        return CriticToolService(self.store)
 
     @property
     def merge(self) -> MergeService:

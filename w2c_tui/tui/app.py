@@ -120,9 +120,7 @@ class W2CApp(App[None]):
             if not datasets:
                 self.exit(message="No datasets: import one with `w2c import FILE`.")
                 return
-            # the newest When2Call dataset (a CriticTool one opens from the datasets screen)
-            reviewable = [d for d in datasets if not d.kind.startswith("critictool")] or datasets
-            self.dataset = max(reviewable, key=lambda d: d.imported_at).name
+            self.dataset = max(datasets, key=lambda d: d.imported_at).name
         self.push_screen(ReviewScreen(self.services, self.annotator, self.dataset))
         self.call_after_refresh(tune_collector)
 

@@ -30,8 +30,7 @@ class DatasetsScreen(Screen[str | None]):
 
     def compose(self) -> ComposeResult:
         yield Static(
-            "Datasets — Enter opens one (a CriticTool dataset: its trajectories), Esc goes "
-            "back. Import more with `w2c import FILE`.",
+            "Datasets — Enter opens one, Esc goes back. Import more with `w2c import FILE`.",
             id="datasets-title",
         )
         yield DataTable(cursor_type="row", zebra_stripes=True, id="datasets-table")
@@ -42,7 +41,6 @@ class DatasetsScreen(Screen[str | None]):
         table.add_columns(
             "", "dataset", "kind", "items", "responses", "human labels", "imported (UTC)"
         )
-        self.kinds = {ds.name: ds.kind for ds in self.services.datasets.all()}
         for index, ds in enumerate(self.services.datasets.all()):
             table.add_row(
                 "▶" if ds.name == self.current else "",
@@ -60,23 +58,10 @@ class DatasetsScreen(Screen[str | None]):
 
     @on(DataTable.RowSelected)
     def selected(self, event: DataTable.RowSelected) -> None:
-        self._open(str(event.row_key.value))
+        self.dismiss(str(event.row_key.value))
 
     def action_choose(self) -> None:
         table = self.query_one(DataTable)
         if table.row_count:
             row_key, _ = table.coordinate_to_cell_key(table.cursor_coordinate)
-            self._open(str(row_key.value))
-
-    def _open(self, name: str) -> None:
-        """A When2Call dataset becomes the review screen's; a CriticTool one opens its
-        trajectory view on top of this screen."""
-        if not getattr(self, "kinds", {}).get(name, "").startswith("critictool"):
-            self.dismiss(name)
-            return
-        from w2c_tui.tui.screens.critictool import CriticToolScreen
-
-        self.app.push_screen(CriticToolScreen(self.services.critictool.trajectories(name)))
-
-    def action_close(self) -> None:
-        self.dismiss(None)
+            self.dismiss(str(row_key.value))

@@ -2,8 +2,8 @@
 screen reads every matching id in the blind (shuffled) order once per list, from the index
 alone (at 20,000 items 125 ms → 9 ms on SQLite: the table's wide rows are no longer read).
 
-Revision ID: 0015
-Revises: 0014
+Revision ID: 0017
+Revises: 0016
 Create Date: 2026-11-25
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from alembic import op
 
-revision = "0015"
-down_revision = "0014"
+revision = "0017"
+down_revision = "0016"
 branch_labels = None
 depends_on = None
 
