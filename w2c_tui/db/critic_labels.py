@@ -108,6 +108,12 @@ class CriticLabelStore:
 
         return retry_write(write, deadline_s=10.0)
 
+    def source(self, dataset: str) -> tuple[str | None, str | None]:
+        """The file a CriticTool dataset was registered from, and its sha256."""
+        with Session(self.engine) as session:
+            row = dataset_row(session, dataset)
+            return row.source_path, row.sha256
+
     def model_id(self, name: str) -> int:
         """The target model's id (created when new)."""
         with write_session(self.engine) as session, session.begin():

@@ -19,6 +19,7 @@ from w2c_tui.services.review import ReviewService
 if TYPE_CHECKING:
     from w2c_tui.services.adjudication import AdjudicationService
     from w2c_tui.services.agreement import AgreementService
+    from w2c_tui.services.critictool_review import CriticReviewService
     from w2c_tui.services.exports import ExportService
     from w2c_tui.services.metrics import MetricsService
     from w2c_tui.services.preference import PreferenceService
@@ -53,6 +54,13 @@ class Services:
     _exports: ExportService | None = field(default=None, repr=False)
     _preference: PreferenceService | None = field(default=None, repr=False)
     _prompts: PromptService | None = field(default=None, repr=False)
+
+    @property
+    def critictool(self) -> CriticReviewService:
+        """CriticTool review: samples, labels and the model's self-critique."""
+        from w2c_tui.services.critictool_review import CriticReviewService
+
+        return CriticReviewService(self.store)
 
     @property
     def agreement(self) -> AgreementService:
