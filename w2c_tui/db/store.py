@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from sqlalchemy import Engine, text
 
 from w2c_tui.db.assignments import AssignmentStore
+from w2c_tui.db.critic_queries import CriticQueries
+from w2c_tui.db.critictool import CriticWriter
 from w2c_tui.db.datasets import DatasetQueries
 from w2c_tui.db.engine import display_url, make_engine
 from w2c_tui.db.guidelines import GuidelineStore
@@ -40,6 +42,8 @@ class Store:
     team: TeamQueries
     item_qa: ItemQAQueries
     places: PlaceStore
+    critic: CriticQueries
+    critic_writer: CriticWriter
 
     @classmethod
     def open(cls, url: str, *, migrate: bool = True) -> Store:
@@ -58,6 +62,8 @@ class Store:
             team=TeamQueries(engine),
             item_qa=ItemQAQueries(engine),
             places=PlaceStore(engine),
+            critic=CriticQueries(engine),
+            critic_writer=CriticWriter(engine),
         )
 
     def revision(self) -> tuple[str | None, str]:
