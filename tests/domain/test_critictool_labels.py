@@ -16,6 +16,7 @@ from w2c_tui.domain.critictool_labels import (
     questions,
 )
 from w2c_tui.io.critictool import read_critictool
+from w2c_tui.runs.critictool.parse import parse_reply
 from w2c_tui.runs.critictool.self_critique import self_critique
 
 CT = Path(__file__).resolve().parents[1] / "io" / "fixtures" / "critictool"
@@ -102,18 +103,18 @@ def test_json_round_trip_and_refusals() -> None:
 
 def test_self_critique_reads_the_parsed_prediction() -> None:
     internal = read_critictool(CT / "predictions" / "interal_base_data_wo_cot.json")
-    labels = {s.sample_id: (s, self_critique(s)) for s in internal.samples}
-    assert all(label is not None for _, label in labels.values())
-    detected = [s for s, label in labels.values() if label is not None and label.error]
+    labels = {s.sample_id: (s, self_critique(s, s.predictions or ())) for s in internal.samples}
+    for sample, label in labels.values():  # empty exactly when the reply did not parse
+        assert label.empty == (parse_reply((sample.predictions or ("",))[0]).parsed_as is None)
+    detected = [s for s, label in labels.values() if label.error]
     assert detected, "the fixture has replies that report an error"
     for _sample, label in labels.values():
-        assert label is not None
         if label.error is False:
             assert label.category is ErrorCategory.NONE
         if label.category not in (None, ErrorCategory.NONE):
             assert label.error is True
     external = read_critictool(CT / "predictions" / "external_skip_base_data_wo_cot.json")
-    policies = {self_critique(s).observed_policy for s in external.samples}  # type: ignore[union-attr]
+    policies = {self_critique(s, s.predictions or ()).observed_policy for s in external.samples}
     assert policies & {Policy.RETRY, Policy.SKIP, Policy.FINISH}
     dataset = next((CT / "dataset" / "internal_error").iterdir())
-    assert all(self_critique(s) is None for s in read_critictool(dataset).samples)
+    assert all(self_critique(s, ()).empty for s in read_critictool(dataset).samples)

@@ -38,8 +38,8 @@ def screen_text(app: W2CApp) -> str:
 
 
 def register(services: Services) -> None:
-    services.critictool.register(INTERNAL, "ct-internal")
-    services.critictool.register(EXTERNAL, "ct-external")
+    services.critic.import_file(INTERNAL, dataset="ct-internal", target_model="tiny")
+    services.critic.import_file(EXTERNAL, dataset="ct-external", target_model="tiny")
 
 
 async def critic_screen(app: W2CApp, pilot: Any) -> CriticReviewScreen:
@@ -52,7 +52,7 @@ async def critic_screen(app: W2CApp, pilot: Any) -> CriticReviewScreen:
 
 
 def saved(services: Services, screen: CriticReviewScreen) -> CriticLabel | None:
-    return services.critictool.current(screen.rater_id, screen.unit)
+    return services.critic_review.current(screen.rater_id, screen.unit)
 
 
 async def test_blind_internal_labels_are_saved_before_moving_on(services: Services) -> None:
@@ -60,10 +60,10 @@ async def test_blind_internal_labels_are_saved_before_moving_on(services: Servic
     app = W2CApp(services, annotator="ann", dataset="ct-internal")
     async with app.run_test(size=(160, 45)) as pilot:
         screen = await critic_screen(app, pilot)
-        sample = screen.unit.sample
-        assert sample.predictions and sample.error_type
+        sample, rounds = screen.unit.sample, screen.unit.rounds
+        assert rounds and sample.error_type
         before = screen_text(app)
-        for secret in ("parameter value", "Gold next step", "model reply", sample.predictions[0]):
+        for secret in ("parameter value", "Gold next step", "model reply", rounds[0], "tiny"):
             assert secret not in before, secret
         await pilot.press("1")  # error: yes — saved at once, still blind
         assert saved(services, screen) == CriticLabel(error=True)
@@ -95,7 +95,7 @@ async def test_blind_internal_labels_are_saved_before_moving_on(services: Servic
         assert "Gold next step" not in screen_text(app)  # the next trajectory is blind again
         await pilot.press("k")
         assert screen.form.label == full and "Gold next step" in screen_text(app)
-    ratings = services.critictool.ratings("ct-internal")
+    ratings = services.critic_review.ratings("ct-internal")
     assert [(r.sample_id, r.rater.name, r.label) for r in ratings] == [
         (sample.sample_id, "ann", full)
     ]

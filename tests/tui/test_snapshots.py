@@ -86,6 +86,8 @@ def test_critictool_revealed(services: Services, snap_compare: Any) -> None:
     from pathlib import Path
 
     ct = Path(__file__).resolve().parents[1] / "io" / "fixtures" / "critictool" / "predictions"
-    services.critictool.register(ct / "external_skip_base_data_wo_cot.json", "ct-external")
+    services.critic.import_file(
+        ct / "external_skip_base_data_wo_cot.json", dataset="ct-external", target_model="tiny"
+    )
     app = W2CApp(services, annotator="alice", dataset="ct-external")
     assert snap_compare(app, terminal_size=SIZE, press=["j", "1", "5", "2"], run_before=settle)

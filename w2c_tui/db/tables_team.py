@@ -92,8 +92,8 @@ class ReviewPlaceRow(SQLModel, table=True):
 
 
 class CriticLabelRow(SQLModel, table=True):
-    """A rater's answers on one CriticTool unit (a sample, and the model whose prediction was
-    judged); an edit adds a row that supersedes the earlier one, never overwrites it."""
+    """A rater's answers on one CriticTool unit (a sample's item, and the response holding the
+    prediction judged, if any); an edit adds a row that supersedes the earlier one."""
 
     __tablename__ = "critic_label"
     __table_args__ = (
@@ -102,7 +102,7 @@ class CriticLabelRow(SQLModel, table=True):
             "uq_critic_label_current",
             "rater_id",
             "item_id",
-            func.coalesce(text("target_model_id"), 0),
+            func.coalesce(text("response_id"), 0),
             unique=True,
             sqlite_where=text("is_current"),
             postgresql_where=text("is_current"),
@@ -111,7 +111,7 @@ class CriticLabelRow(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     rater_id: int = Field(foreign_key="rater.id")
     item_id: int = Field(foreign_key="item.id")
-    target_model_id: int | None = Field(default=None, foreign_key="target_model.id")
+    response_id: int | None = Field(default=None, foreign_key="response.id")
     answers_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))
     """domain.critictool_labels.CriticLabel.to_json(); '{}' withdraws the label."""
     source: str | None = None

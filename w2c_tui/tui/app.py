@@ -121,7 +121,7 @@ class W2CApp(App[None]):
                 self.exit(message="No datasets: import one with `w2c import FILE`.")
                 return
             self.dataset = max(datasets, key=lambda d: d.imported_at).name
-        if self.services.critictool.is_critictool(self.dataset):
+        if self.services.critic_review.is_critictool(self.dataset):
             self.open_critictool(self.dataset)
         else:
             self.push_screen(ReviewScreen(self.services, self.annotator, self.dataset))
@@ -147,7 +147,7 @@ class W2CApp(App[None]):
         def chosen(name: str | None) -> None:
             if name is None:
                 self.exit()
-            elif self.services.critictool.is_critictool(name):
+            elif self.services.critic_review.is_critictool(name):
                 self.open_critictool(name)
             else:
                 assert self.annotator is not None

@@ -4,8 +4,8 @@ Detect is whether the reply reports an error (the `critic` metric's reading: a t
 the category is the reported error when it is one of the four internal categories, `none`
 when the reply reports no error, and unanswered otherwise (an unknown category name is not
 guessed). A reply that did not parse answers nothing. External samples have no category
-report; their observed policy is read from the rounds: a repeat of the failed call is a retry,
-FinishAction a finish, any other call a skip (the last round decides).
+report; their observed policy is read from the last round: a repeat of the failed call is a
+retry, FinishAction a finish, any other call a skip.
 """
 
 from __future__ import annotations
@@ -24,16 +24,16 @@ def observed_policy(sample: Sample, reply: Reply) -> Policy | None:
     return Policy.FINISH if reply.name == FINISH_ACTION else Policy.SKIP
 
 
-def self_critique(sample: Sample) -> CriticLabel | None:
-    """The model's label of `sample` from its prediction (None: the sample has none)."""
-    if not sample.predictions:
-        return None
+def self_critique(sample: Sample, rounds: tuple[str, ...]) -> CriticLabel:
+    """The model's label of `sample` from its replies `rounds` (empty: answers nothing)."""
+    if not rounds:
+        return CriticLabel()
     if sample.source == "external":
-        reply = parse_reply(sample.predictions[-1])
+        reply = parse_reply(rounds[-1])
         if reply.parsed_as is None:
             return CriticLabel()
         return CriticLabel(observed_policy=observed_policy(sample, reply))
-    reply = parse_reply(sample.predictions[0])
+    reply = parse_reply(rounds[0])
     if reply.parsed_as is None:
         return CriticLabel()
     if not reply.error:

@@ -91,8 +91,8 @@ class CriticReviewScreen(Screen[None]):
         super().__init__()
         self.services = services
         self.annotator = annotator
-        self.opened = services.critictool.open(dataset)
-        self.rater_id = services.critictool.rater(annotator)
+        self.opened = services.critic_review.open(dataset)
+        self.rater_id = services.critic_review.rater(annotator)
         self.blind = blind
         self.index = 0
         self.form = self._form(self.unit)
@@ -113,10 +113,10 @@ class CriticReviewScreen(Screen[None]):
         self.render_all()
 
     def _form(self, unit: CriticUnit) -> CriticLabelForm:
-        label = self.services.critictool.current(self.rater_id, unit) or CriticLabel()
+        label = self.services.critic_review.current(self.rater_id, unit) or CriticLabel()
         return CriticLabelForm(
             source=unit.sample.source,
-            has_model=unit.model_id is not None,
+            has_model=unit.prediction is not None,
             blind=self.blind,
             label=label,
         )
@@ -128,7 +128,11 @@ class CriticReviewScreen(Screen[None]):
 
     def render_all(self) -> None:
         """Head, trajectory and form for the current unit."""
-        self.query_one(TrajectoryView).show(self.unit.sample, blind=self.hidden)
+        unit = self.unit
+        model = unit.prediction.target_model if unit.prediction else None
+        self.query_one(TrajectoryView).show(
+            unit.sample, unit.rounds, blind=self.hidden, model=model
+        )
         self._render_head()
         self._render_form()
 
@@ -168,7 +172,7 @@ class CriticReviewScreen(Screen[None]):
 
     def _save(self) -> None:
         seen = Seen.BLIND if self.hidden else (Seen.GOLD if self.blind else Seen.OPEN)
-        self.services.critictool.save(self.rater_id, self.unit, self.form.label, seen)
+        self.services.critic_review.save(self.rater_id, self.unit, self.form.label, seen)
 
     def action_answer(self, number: int) -> None:
         """Answer the current question with choice `number`; saved before anything else."""
@@ -183,10 +187,14 @@ class CriticReviewScreen(Screen[None]):
 
     def action_undo(self) -> None:
         """Back to the answers before the last change (saved)."""
-        if not self.form.undo():
-            self.notify("Nothing to undo on this trajectory.")
-            return
-        self.services.critictool.save(self.rater_id, self.unit, self.form.label, Seen.OPEN)
+        if self.form.undo():
+            self._save()
+        else:  # nothing this visit: the stored history's previous answers
+            previous = self.services.critic_review.undo(self.rater_id, self.unit)
+            if previous is None:
+                self.notify("Nothing to undo on this trajectory.")
+                return
+            self.form = self._form(self.unit)
         self.render_all()
 
     def action_note(self) -> None:

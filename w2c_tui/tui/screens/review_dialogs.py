@@ -126,9 +126,7 @@ class ReviewDialogs(Screen[None]):
         names = self.services.assignments.annotators()
 
         def switch(name: str | None) -> None:
-            if name and self.services.critictool.is_critictool(name):
-                self.app.open_critictool(name)  # type: ignore[attr-defined]
-            elif name:
+            if name:
                 self.act(self.state.switch_annotator(name))
                 self.offer_guidelines()
 
@@ -139,7 +137,7 @@ class ReviewDialogs(Screen[None]):
         from w2c_tui.tui.screens.datasets import DatasetsScreen
 
         def switch(name: str | None) -> None:
-            if name and self.services.critictool.is_critictool(name):
+            if name and self.services.critic_review.is_critictool(name):
                 self.app.open_critictool(name)  # type: ignore[attr-defined]
             elif name:
                 self.act(self.state.switch_dataset(name))

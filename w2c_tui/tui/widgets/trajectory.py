@@ -1,6 +1,7 @@
 """The CriticTool trajectory pane: tools, turns, the step under review, gold and the model.
 
-The system prompt is folded to its tool list (one line per tool: name, required parameters,
+Built from domain objects: a `Sample` (the dataset's form) and a model's raw replies. The
+system prompt is folded to its tool list (one line per tool: name, required parameters,
 optional ones in brackets, each with its declared type). The turns follow; the last step of
 the dataset's trajectory (the assistant call and the tool's response to it) is marked. Unless
 blind, the mark names the injected error or the environment failure, and the gold next step
@@ -89,8 +90,11 @@ def reply_block(index: int, total: int, raw: str) -> list[RenderableType]:
     return out
 
 
-def render_trajectory(sample: Sample, *, blind: bool) -> Group:
-    """The whole trajectory as one renderable (gold and model hidden when `blind`)."""
+def render_trajectory(
+    sample: Sample, rounds: tuple[str, ...] = (), *, blind: bool, model: str | None = None
+) -> Group:
+    """The whole trajectory as one renderable, with the model's replies `rounds` (gold, the
+    model and its name hidden when `blind`)."""
     parts: list[RenderableType] = []
     head = Text()
     head.append(f"sample {sample.sample_id}", "bold")
@@ -124,11 +128,12 @@ def render_trajectory(sample: Sample, *, blind: bool) -> Group:
         parts.append(Text(f"  after giving up: {step_text(sample.gold[1])}"))
     else:
         parts.append(Text(f"  {step_text(sample.gold[0])}"))
-    predictions = sample.predictions or ()
-    if not predictions:
+    if not rounds:
         parts.append(Text("No model prediction for this sample.", "dim"))
-    for index, raw in enumerate(predictions):
-        parts.extend(reply_block(index, len(predictions), raw))
+    elif model:
+        parts.append(Text(f"Model: {model}", "bold underline"))
+    for index, raw in enumerate(rounds):
+        parts.extend(reply_block(index, len(rounds), raw))
     return Group(*parts)
 
 
@@ -153,17 +158,25 @@ class TrajectoryView(VerticalScroll):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.sample: Sample | None = None
+        self.rounds: tuple[str, ...] = ()
         self.blind = False
 
     def compose(self) -> ComposeResult:
         yield Static("", id="trajectory-body")
 
-    def show(self, sample: Sample | None, *, blind: bool) -> None:
-        """Display `sample` (None: an empty-state message)."""
-        self.sample, self.blind = sample, blind
+    def show(
+        self,
+        sample: Sample | None,
+        rounds: tuple[str, ...] = (),
+        *,
+        blind: bool,
+        model: str | None = None,
+    ) -> None:
+        """Display `sample` with the model's replies `rounds` (None: an empty-state message)."""
+        self.sample, self.rounds, self.blind = sample, rounds, blind
         body = self.query_one("#trajectory-body", Static)
         if sample is None:
             body.update(Text("No CriticTool sample to show."))
         else:
-            body.update(render_trajectory(sample, blind=blind))
+            body.update(render_trajectory(sample, rounds, blind=blind, model=model))
         self.scroll_home(animate=False)

@@ -2,7 +2,7 @@
 index, as for `verdict`), earlier answers kept as superseded rows.
 
 Revision ID: 0016
-Revises: 0014 (the lead re-chains it after 0015, the CriticTool store, on merge)
+Revises: 0015
 Create Date: 2026-11-25
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0016"
-down_revision = "0014"
+down_revision = "0015"
 branch_labels = None
 depends_on = None
 
@@ -23,7 +23,7 @@ def upgrade() -> None:
         sa.Column("id", sa.Integer, primary_key=True),
         sa.Column("rater_id", sa.Integer, sa.ForeignKey("rater.id"), nullable=False),
         sa.Column("item_id", sa.Integer, sa.ForeignKey("item.id"), nullable=False),
-        sa.Column("target_model_id", sa.Integer, sa.ForeignKey("target_model.id"), nullable=True),
+        sa.Column("response_id", sa.Integer, sa.ForeignKey("response.id"), nullable=True),
         sa.Column("answers_json", sa.Text, nullable=False),
         sa.Column("source", sa.String, nullable=True),
         sa.Column("seen", sa.String, nullable=True),
@@ -35,7 +35,7 @@ def upgrade() -> None:
     op.create_index(
         "uq_critic_label_current",
         "critic_label",
-        ["rater_id", "item_id", sa.text("coalesce(target_model_id, 0)")],
+        ["rater_id", "item_id", sa.text("coalesce(response_id, 0)")],
         unique=True,
         sqlite_where=sa.text("is_current"),
         postgresql_where=sa.text("is_current"),
