@@ -90,7 +90,11 @@ async def test_blind_internal_labels_are_saved_before_moving_on(services: Servic
             critique_right=True,
             tool_right=True,
         )
-        await pilot.press("2", "j")
+        await pilot.press("u", "u", "u")  # back to the bare error answer: not blind again
+        assert saved(services, screen) == CriticLabel(error=True)
+        assert "Gold next step" in screen_text(app)
+        await pilot.press("4", "1", "1", "2")
+        await pilot.press("j")
         assert screen.index == 1
         assert "Gold next step" not in screen_text(app)  # the next trajectory is blind again
         await pilot.press("k")

@@ -1,5 +1,6 @@
 """Agreement on CriticTool labels: humans, the model's own self-critique and any other rater
-(an LLM judge writing `critic_label` rows) on detect and category, as nominal labels.
+(an LLM judge writing `critic_label` rows) on detect and category, as nominal labels (and, for
+external samples, the observed policy, which the self-critique reads from the last round).
 
 A unit is a sample's item with one model's prediction (or the sample alone); every rater of
 the dataset is a column, and the model's self-critique (its parsed reply: does it report an
@@ -24,8 +25,12 @@ from w2c_tui.stats.table import RatingTable
 
 SELF = "self-critique"
 """The column of the model's own critique."""
-NOMINAL = {"detect": Question.ERROR, "category": Question.CATEGORY}
-"""The labels compared, by name."""
+NOMINAL = {
+    "detect": Question.ERROR,
+    "category": Question.CATEGORY,
+    "observed_policy": Question.OBSERVED_POLICY,
+}
+"""The labels compared, by name (the observed policy: external samples only)."""
 
 
 @dataclass(frozen=True)

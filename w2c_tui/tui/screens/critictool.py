@@ -94,6 +94,8 @@ class CriticReviewScreen(Screen[None]):
         self.opened = services.critic_review.open(dataset)
         self.rater_id = services.critic_review.rater(annotator)
         self.blind = blind
+        self.revealed: set[tuple[int, int | None]] = set()
+        """Units whose gold and model were on screen: an undo does not make them blind again."""
         self.index = 0
         self.form = self._form(self.unit)
 
@@ -123,12 +125,16 @@ class CriticReviewScreen(Screen[None]):
 
     @property
     def hidden(self) -> bool:
-        """Gold and the model are hidden now (blind, and the blind part not yet saved)."""
-        return self.blind and not self.form.blind_done
+        """Gold and the model are hidden now (blind, the blind part not yet saved, and not
+        shown before on this visit)."""
+        key = (self.unit.item_id, self.unit.response_id)
+        return self.blind and not self.form.blind_done and key not in self.revealed
 
     def render_all(self) -> None:
         """Head, trajectory and form for the current unit."""
         unit = self.unit
+        if not self.hidden:
+            self.revealed.add((unit.item_id, unit.response_id))
         model = unit.prediction.target_model if unit.prediction else None
         self.query_one(TrajectoryView).show(
             unit.sample, unit.rounds, blind=self.hidden, model=model
