@@ -95,3 +95,35 @@ def test_cli_metrics(db_url: str) -> None:
     assert result.exit_code == 2 and "no similarity model at /no/such/model" in result.stderr
     result = runner.invoke(app, ["--db", db_url, "critictool", "metrics", "--dataset", "x"])
     assert result.exit_code == 1 and "no CriticTool dataset named 'x'" in result.stderr
+
+
+def test_report_has_a_critictool_section(db_url: str, tmp_path: Path) -> None:
+    runner = CliRunner()
+    pred = CT / "predictions" / "interal_evol_data_w_cot.json"
+    assert (
+        runner.invoke(app, ["--db", db_url, "import", str(pred), "--target-model", "m"]).exit_code
+        == 0
+    )
+    pred = CT / "predictions" / "external_finish_evol_data_w_cot.json"
+    assert (
+        runner.invoke(app, ["--db", db_url, "import", str(pred), "--target-model", "m"]).exit_code
+        == 0
+    )
+    model = str(tiny_similarity_dir())
+    out = tmp_path / "r.md"
+    args = ["--db", db_url, "report", "--bootstrap", "10", "--similarity-model", model]
+    result = runner.invoke(app, [*args, "--format", "md", "-o", str(out)])
+    assert result.exit_code == 0, result.stderr
+    text = out.read_text(encoding="utf-8")
+    assert "## CriticTool: m · internal · CoT" in text
+    assert "## CriticTool: m · external finish · CoT" in text
+    assert "| m | yes | finish |" in text
+    out_json = tmp_path / "r.json"
+    result = runner.invoke(app, [*args, "--format", "json", "-o", str(out_json)])
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(out_json.read_text(encoding="utf-8"))["critictool"]
+    assert {s["source"] for s in doc["settings"]} == {"internal", "external"}
+    missing = ["--db", db_url, "report", "--bootstrap", "10", "--format", "md", "-o", str(out)]
+    result = runner.invoke(app, [*missing, "--similarity-model", "/no/such/model"])
+    assert result.exit_code == 0
+    assert "**Not computed**: no similarity model at /no/such/model" in out.read_text("utf-8")

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
-from w2c_tui.db.common import dataset_row
+from w2c_tui.db.common import chunked, dataset_row
 from w2c_tui.db.critic_convert import to_stored_prediction, to_stored_sample
 from w2c_tui.db.tables import DatasetRow, ItemRow, TargetModelRow
 from w2c_tui.db.tables_critic import CriticPredictionRow, CriticSampleRow
+from w2c_tui.domain.critictool import Sample
 from w2c_tui.domain.critictool_stored import (
     CRITICTOOL_DATASET_KIND,
     StoredPrediction,
@@ -95,3 +98,38 @@ class CriticQueries:
                 col(CriticPredictionRow.cot),
             )
             return [to_stored_prediction(row, name) for row, name in session.exec(query).all()]
+
+    def clashes(self, item_ids: Sequence[int], target_model: str, mode: str, cot: bool) -> int:
+        """How many of these items already have a prediction of `target_model` in a run's
+        setting (internal samples: any mode; external: `mode`), CoT or not as `cot`."""
+        count = 0
+        with Session(self.engine) as session:
+            for chunk in chunked(item_ids):
+                count += len(
+                    session.exec(
+                        select(CriticPredictionRow.id)
+                        .join(
+                            TargetModelRow,
+                            col(TargetModelRow.id) == col(CriticPredictionRow.target_model_id),
+                        )
+                        .where(
+                            col(CriticPredictionRow.item_id).in_(chunk),
+                            col(TargetModelRow.name) == target_model,
+                            col(CriticPredictionRow.mode).in_(["", mode]),
+                            col(CriticPredictionRow.cot).is_(cot),
+                        )
+                    ).all()
+                )
+        return count
+
+
+def critic_samples(session: Session, item_ids: Sequence[int]) -> dict[int, Sample]:
+    """Item id → the CriticTool sample (dataset form) of those items that are samples."""
+    found: dict[int, Sample] = {}
+    for chunk in chunked(item_ids):
+        rows = session.exec(
+            select(CriticSampleRow).where(col(CriticSampleRow.item_id).in_(chunk))
+        ).all()
+        for row in rows:
+            found[row.item_id] = to_stored_sample(row, "").sample
+    return found

@@ -3,9 +3,7 @@ back with the item and response ids that labels, verdicts and agreement key on."
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 from w2c_tui.db.store import Store
 from w2c_tui.domain.critictool import CriticFile
@@ -17,24 +15,12 @@ from w2c_tui.domain.critictool_stored import (
 )
 from w2c_tui.domain.errors import InputError
 from w2c_tui.domain.records import ImportReport
+from w2c_tui.domain.runs import RunConfig, RunStartError
 from w2c_tui.io.critictool import looks_like_critictool, read_critictool
-from w2c_tui.runs.critictool.parse import parse_reply
+from w2c_tui.runs.critictool.protocol import ProtocolError
+from w2c_tui.runs.critictool.runner import critic_describe, parsed_round
 
 IMPORT_KIND = "critictool"
-
-
-def parsed_round(raw: str) -> dict[str, Any]:
-    """One reply as the evaluators parse it, JSON-safe (odd Python literals as their repr)."""
-    reply = parse_reply(raw)
-    value = {
-        "error": reply.error,
-        "thought": reply.thought,
-        "name": reply.name,
-        "args": reply.args,
-        "parsed_as": reply.parsed_as,
-    }
-    parsed: dict[str, Any] = json.loads(json.dumps(value, ensure_ascii=False, default=repr))
-    return parsed
 
 
 def prediction_sets(critic_file: CriticFile) -> list[PredictionSet]:
@@ -127,4 +113,26 @@ class CriticService:
         """Predictions of a whole dataset, optionally of one model or one run."""
         return self._store.critic.predictions(
             dataset=dataset, target_model=target_model, run_id=run_id
+        )
+
+
+def check_run(store: Store, config: RunConfig, item_ids: list[int]) -> None:
+    """RunStartError unless a CriticTool run can start: a CriticTool dataset, a valid mode and
+    retry limit, and no sample already predicted by the model in the run's setting."""
+    if config.dataset not in store.critic.datasets():
+        raise RunStartError(
+            f"--method critictool runs on a CriticTool dataset; {config.dataset!r} is not one "
+            "(import CriticTool files with w2c import)"
+        )
+    try:
+        critic_describe(config)
+    except ProtocolError as error:
+        raise RunStartError(str(error)) from error
+    model = config.target_model or config.model
+    clashes = store.critic.clashes(item_ids, model, config.critic_mode, config.critic_cot)
+    if clashes:
+        raise RunStartError(
+            f"{clashes} of these samples already have predictions of {model!r} in this setting "
+            f"({config.critic_mode}, {'CoT' if config.critic_cot else 'no CoT'}): store this run "
+            "under another --target-model, or run a second mode on --source external only"
         )
