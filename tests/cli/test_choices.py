@@ -112,7 +112,7 @@ def test_the_message_lists_the_allowed_values(db_url: str) -> None:
 
 
 def test_cli_enums_mirror_the_core() -> None:
-    assert [k.value for k in choices.ImportKind] == list(KINDS)
+    assert [k.value for k in choices.ImportKind] == [*KINDS, "critictool"]
     assert [d.value for d in choices.Dtype] == list(DTYPES)
     assert {u.value for u in choices.Units} == {u.value for u in UnitKind}
     assert {i.value for i in choices.InvalidAs} == {i.value for i in InvalidMode}

@@ -80,3 +80,14 @@ def test_review_queue_after_first_label(demo: Services, snap_compare: Any) -> No
     _split(demo)
     app = W2CApp(demo, annotator="ann")
     assert snap_compare(app, terminal_size=SIZE, press=["2"], run_before=settle)
+
+
+def test_critictool_revealed(services: Services, snap_compare: Any) -> None:
+    from pathlib import Path
+
+    ct = Path(__file__).resolve().parents[1] / "io" / "fixtures" / "critictool" / "predictions"
+    services.critic.import_file(
+        ct / "external_skip_base_data_wo_cot.json", dataset="ct-external", target_model="tiny"
+    )
+    app = W2CApp(services, annotator="alice", dataset="ct-external")
+    assert snap_compare(app, terminal_size=SIZE, press=["j", "1", "5", "2"], run_before=settle)

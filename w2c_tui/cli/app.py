@@ -10,6 +10,8 @@ from w2c_tui import __version__
 from w2c_tui.cli import (
     agreement_cmd,
     assign_cmd,
+    critictool_agreement_cmd,
+    critictool_cmd,
     data_cmd,
     db_cmd,
     export_cmd,
@@ -107,4 +109,6 @@ app.add_typer(team_cmd.guidelines_app, name="guidelines")
 app.add_typer(team_cmd.adjudications_app, name="adjudications")
 app.add_typer(qa_cmd.qa_app, name="qa")
 app.add_typer(export_cmd.export_app, name="export")
+assert critictool_agreement_cmd.agreement is not None  # registers `critictool agreement`
+app.add_typer(critictool_cmd.critictool_app, name="critictool")
 data_cmd.items_app.command("export")(export_cmd.items_export)

@@ -45,7 +45,7 @@ class ExportFormat(StrEnum):
 
 
 class ImportKind(StrEnum):
-    """What `w2c import --kind` can force (io.detect.KINDS)."""
+    """What `w2c import --kind` can force (io.detect.KINDS, and CriticTool files)."""
 
     WHEN2CALL_TEST = "when2call_test"
     WHEN2CALL_SFT = "when2call_sft"
@@ -54,3 +54,4 @@ class ImportKind(StrEnum):
     OFFICIAL_JUDGE = "official_judge"
     OFFICIAL_INFERENCE = "official_inference"
     API_SUITE = "api_suite"
+    CRITICTOOL = "critictool"

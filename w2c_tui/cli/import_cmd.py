@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 PROGRESS_MIN_BYTES = 256 * 1024
 KIND_HELP = (
     "when2call_test, when2call_sft, when2call_pref, lm_eval_samples, official_judge, "
-    "official_inference, api_suite (default: detected from the content)"
+    "official_inference, api_suite, critictool (default: detected from the content)"
 )
 
 
@@ -40,7 +40,11 @@ def import_files(
     ] = None,
     kind: Annotated[ImportKind | None, typer.Option(help=KIND_HELP)] = None,
     target_model: Annotated[
-        str | None, typer.Option(help="Target model name for results files that do not carry one.")
+        str | None,
+        typer.Option(
+            help="Target model name for results files that do not carry one (and for "
+            "CriticTool predictions files)."
+        ),
     ] = None,
     judge: Annotated[str | None, typer.Option(help="Judge name for judge-output files.")] = None,
     scorer: Annotated[

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -13,6 +13,9 @@ from w2c_tui.cli.output import safe_name, write_output
 from w2c_tui.domain.dashboard import SliceBy
 from w2c_tui.domain.labels import InvalidMode
 from w2c_tui.domain.review import UnitKind
+
+if TYPE_CHECKING:
+    from w2c_tui.services import Services
 
 
 class ReportFormat(StrEnum):
@@ -54,6 +57,10 @@ def report(
     ] = None,
     bootstrap: Annotated[int, typer.Option(help="Bootstrap resamples (2000+ for papers).")] = 2000,
     seed: Annotated[int, typer.Option(help="Seed of the bootstrap.")] = 0,
+    similarity_model: Annotated[
+        str,
+        typer.Option(help="CriticTool datasets: the similarity model of the metrics section."),
+    ] = "all-mpnet-base-v2",
 ) -> None:
     """Write the calibration report: the data it was computed on, coverage, label
     distributions, human reliability, a decision on each judge and scorer (with the rule, the
@@ -77,11 +84,32 @@ def report(
             by=by,
         )
         database = svc.database_file()
-    text = {
-        ReportFormat.MD: render.markdown,
-        ReportFormat.HTML: render.html,
-        ReportFormat.JSON: render.as_json,
-    }[fmt](dash)
+        critic, problem = _critic_metrics(svc, name, similarity_model)
+    if fmt is ReportFormat.JSON:
+        text = render.as_json(dash, critic)
+    else:
+        write = render.markdown if fmt is ReportFormat.MD else render.html
+        text = write(dash, render.critictool(critic, problem))
     target = output or exports_dir() / f"report-{safe_name(name)}.{fmt.value}"
     write_output(target, text, database)
     typer.echo(f"wrote {target} ({len(text):,} characters)", err=True)
+
+
+def _critic_metrics(
+    svc: Services, dataset: str, similarity_model: str
+) -> tuple[dict[str, Any] | None, str | None]:
+    """The CriticTool metrics of a CriticTool dataset (None otherwise), or why they could not
+    be computed (the rest of the report is still written)."""
+    from w2c_tui.domain.errors import W2CError
+    from w2c_tui.services.critictool_metrics import CriticMetricsService
+
+    if dataset not in svc.critic.datasets():
+        return None, None
+    model: str | Path = (
+        Path(similarity_model) if Path(similarity_model).exists() else similarity_model
+    )
+    try:
+        doc = CriticMetricsService(svc.store).compute(dataset, similarity_model=model)
+    except W2CError as error:
+        return None, str(error)
+    return doc.as_json(), None

@@ -94,6 +94,18 @@ def start(
             "turn.",
         ),
     ] = True,
+    critic_mode: Annotated[
+        str, typer.Option("--critic-mode", help="CriticTool: skip or finish (external samples).")
+    ] = "skip",
+    cot: Annotated[
+        bool, typer.Option("--cot", help="CriticTool: the chain-of-thought instructions.")
+    ] = False,
+    retry_limit: Annotated[
+        int, typer.Option(help="CriticTool: retries after an external sample's first call.")
+    ] = 3,
+    source: Annotated[
+        str | None, typer.Option(help="Only items of this source (CriticTool: internal, external).")
+    ] = None,
     gold: Annotated[Label | None, typer.Option(help="Only items with this gold label.")] = None,
     tools: Annotated[ToolCount | None, typer.Option(help="Only items with these tools.")] = None,
     limit: Annotated[int | None, typer.Option(help="At most this many items.")] = None,
@@ -106,7 +118,9 @@ def start(
     terminal or the TUI does not stop it); with --wait it runs here and exits when done."""
     from w2c_tui.domain.runs import RunConfig, RunStartError
 
-    item_filter = {k: v.value for k, v in (("gold", gold), ("tools", tools)) if v}
+    item_filter: dict[str, str] = {k: v.value for k, v in (("gold", gold), ("tools", tools)) if v}
+    if source:
+        item_filter["source"] = source
     with services(ctx) as svc:
         config = RunConfig(
             method=method,
@@ -132,6 +146,9 @@ def start(
             structured=structured,
             item_filter=item_filter,
             limit=limit,
+            critic_mode=critic_mode,
+            critic_cot=cot,
+            retry_limit=retry_limit,
         )
         try:
             run_id = svc.runs.create(config)

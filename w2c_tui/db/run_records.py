@@ -14,6 +14,7 @@ from sqlmodel import Session, col, select
 
 from w2c_tui.db.common import rater_row, target_model_row
 from w2c_tui.db.convert import dumps
+from w2c_tui.db.critic_runs import critic_records
 from w2c_tui.db.tables import ItemRow, ResponseRow, RunResultRow, RunRow, VerdictRow, utcnow
 from w2c_tui.db.writes import write_session
 from w2c_tui.domain.labels import Label, VerdictStatus
@@ -99,7 +100,10 @@ class RunRecords:
             fresh = self._fresh(session, run_id, results)
             ok = [r for r in fresh if not r.error]
             links: dict[int, tuple[int | None, int | None]] = {}
-            if ok and config.method.value == "generate":
+            if ok and config.method.value == "critictool":
+                made = critic_records(session, run_id, ok, ids.model(session))
+                links = {id(r): (made[i], None) for i, r in enumerate(ok)}
+            elif ok and config.method.value == "generate":
                 made = self._responses(session, run_id, ok, ids.model(session))
                 links = {id(r): (made[i], None) for i, r in enumerate(ok)}
             elif ok:

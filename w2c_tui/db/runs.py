@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -12,6 +13,7 @@ from sqlmodel import Session, col, select
 
 from w2c_tui.db.common import chunked, dataset_row, rater_row, target_model_row
 from w2c_tui.db.convert import dumps, loads, to_item
+from w2c_tui.db.critic_queries import critic_samples
 from w2c_tui.db.run_claims import RunClaims
 from w2c_tui.db.run_records import RunRecords
 from w2c_tui.db.tables import (
@@ -175,6 +177,9 @@ class RunStore(RunRecords, RunClaims):
                         .order_by(col(ResponseRow.id))
                     ).all():
                         responses[response.item_id] = response  # the latest response counts
+            critic = (
+                critic_samples(session, item_ids) if config.method.value == "critictool" else None
+            )
             tasks = []
             for item_id in item_ids:
                 row = rows.get(item_id)
@@ -184,15 +189,13 @@ class RunStore(RunRecords, RunClaims):
                 judged = responses.get(item_id)
                 if config.method.value == "judge" and judged is None:
                     continue
+                if critic is not None and item_id not in critic:
+                    continue
                 for sample in range(config.repeats):
-                    tasks.append(
-                        Task.of(
-                            item,
-                            sample,
-                            judged.id if judged else None,
-                            judged.text if judged else None,
-                        )
+                    task = Task.of(
+                        item, sample, judged.id if judged else None, judged.text if judged else None
                     )
+                    tasks.append(replace(task, critic=critic[item_id]) if critic else task)
             return tasks
 
     def set_identity(

@@ -7,6 +7,9 @@ from dataclasses import dataclass
 from sqlalchemy import Engine, text
 
 from w2c_tui.db.assignments import AssignmentStore
+from w2c_tui.db.critic_labels import CriticLabelStore
+from w2c_tui.db.critic_queries import CriticQueries
+from w2c_tui.db.critictool import CriticWriter
 from w2c_tui.db.datasets import DatasetQueries
 from w2c_tui.db.engine import display_url, make_engine
 from w2c_tui.db.guidelines import GuidelineStore
@@ -40,6 +43,9 @@ class Store:
     team: TeamQueries
     item_qa: ItemQAQueries
     places: PlaceStore
+    critic_labels: CriticLabelStore
+    critic: CriticQueries
+    critic_writer: CriticWriter
 
     @classmethod
     def open(cls, url: str, *, migrate: bool = True) -> Store:
@@ -58,6 +64,9 @@ class Store:
             team=TeamQueries(engine),
             item_qa=ItemQAQueries(engine),
             places=PlaceStore(engine),
+            critic_labels=CriticLabelStore(engine),
+            critic=CriticQueries(engine),
+            critic_writer=CriticWriter(engine),
         )
 
     def revision(self) -> tuple[str | None, str]:

@@ -231,5 +231,7 @@ class ImportLogRow(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
 
 
-# the team tables live in tables_team.py; importing it here registers them with the metadata
+# the team tables (tables_team.py) and the CriticTool tables (tables_critic.py): importing them
+# here registers them with the metadata
+from w2c_tui.db import tables_critic as _critic  # noqa: E402, F401
 from w2c_tui.db import tables_team as _team  # noqa: E402, F401

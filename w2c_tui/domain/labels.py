@@ -80,6 +80,8 @@ class ItemKind(StrEnum):
     TEST = "test"
     SFT = "sft"
     PREF = "pref"
+    CRITICTOOL = "critictool"
+    """A CriticTool sample (its trajectory lives in `critic_sample`)."""
 
 
 class InvalidMode(StrEnum):

@@ -10,6 +10,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from w2c_tui.domain.critictool import Sample
 from w2c_tui.domain.errors import W2CError
 from w2c_tui.domain.labels import Label, VerdictStatus
 from w2c_tui.domain.models import Item
@@ -22,6 +23,8 @@ class Method(StrEnum):
     GENERATE = "generate"
     JUDGE = "judge"
     MCQ_INDEX = "mcq_index"
+    CRITICTOOL = "critictool"
+    """CriticTool's inference protocol over a CriticTool dataset (its predictions)."""
 
 
 class Backend(StrEnum):
@@ -118,6 +121,12 @@ class RunConfig:
     """openai log-prob MCQ: the served model's tokenizer (a local folder or a cached id; default
     --model when that is one), so prompts go as token ids, split exactly as lm-eval splits."""
     seed: int | None = 0
+    critic_mode: str = "skip"
+    """CriticTool: what external samples are told to do once retrying fails (skip, finish)."""
+    critic_cot: bool = False
+    """CriticTool: the chain-of-thought instructions."""
+    retry_limit: int = 3
+    """CriticTool: retries after the first call of an external sample."""
     """Sampling seed sent with every request that samples (temperature > 0): repeat k of an item
     gets seed + k, so a rerun asks the same questions with the same seeds."""
 
@@ -157,6 +166,8 @@ class Task:
     sample_index: int = 0
     response_id: int | None = None
     response_text: str | None = None
+    critic: Sample | None = None
+    """CriticTool runs: the sample (dataset form) the protocol runs on."""
 
     @classmethod
     def of(

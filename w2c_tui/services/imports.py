@@ -9,6 +9,7 @@ from pathlib import Path
 from w2c_tui.db.store import Store
 from w2c_tui.domain.errors import InputError, NotFoundError
 from w2c_tui.domain.records import ImportReport
+from w2c_tui.io.critictool import looks_like_critictool
 from w2c_tui.io.detect import read_bundle
 from w2c_tui.io.options import ReadOptions
 from w2c_tui.paths import demo_dir
@@ -17,6 +18,7 @@ from w2c_tui.services.datasets import DatasetService
 ProgressCallback = Callable[[int, int], None]
 
 DEMO_DATASET = "demo"
+CRITIC_KIND = "critictool"
 
 
 class ImportService:
@@ -40,9 +42,20 @@ class ImportService:
         """Import one file or run folder; InputError leaves the store untouched."""
         if not path.exists():
             raise InputError(str(path), "no such file or folder")
+        if kind == CRITIC_KIND or (kind is None and path.is_file() and looks_like_critictool(path)):
+            from w2c_tui.services.critictool import CriticService
+
+            return CriticService(self._store).import_file(
+                path, dataset=dataset, target_model=options.target_model, dry_run=dry_run
+            )
         bundle = read_bundle(path, kind, options, progress)
         if bundle.items:
             name = dataset or bundle.default_dataset or path.stem
+            if name in self._store.critic.datasets():
+                raise InputError(
+                    str(path),
+                    f"dataset {name!r} holds CriticTool samples: name another with --dataset",
+                )
         else:
             try:
                 name = self._datasets.resolve(dataset)

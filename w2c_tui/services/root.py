@@ -19,6 +19,8 @@ from w2c_tui.services.review import ReviewService
 if TYPE_CHECKING:
     from w2c_tui.services.adjudication import AdjudicationService
     from w2c_tui.services.agreement import AgreementService
+    from w2c_tui.services.critictool import CriticService
+    from w2c_tui.services.critictool_review import CriticReviewService
     from w2c_tui.services.exports import ExportService
     from w2c_tui.services.merge import MergeService
     from w2c_tui.services.metrics import MetricsService
@@ -54,6 +56,14 @@ class Services:
     _exports: ExportService | None = field(default=None, repr=False)
     _preference: PreferenceService | None = field(default=None, repr=False)
     _prompts: PromptService | None = field(default=None, repr=False)
+    _critic: CriticService | None = field(default=None, repr=False)
+
+    @property
+    def critic_review(self) -> CriticReviewService:
+        """CriticTool review: samples, labels and the model's self-critique."""
+        from w2c_tui.services.critictool_review import CriticReviewService
+
+        return CriticReviewService(self.store)
 
     @property
     def agreement(self) -> AgreementService:
@@ -142,6 +152,15 @@ class Services:
 
             self._prompts = PromptService(self.store)
         return self._prompts
+
+    @property
+    def critic(self) -> CriticService:
+        """CriticTool samples and predictions (issue #11)."""
+        if self._critic is None:
+            from w2c_tui.services.critictool import CriticService
+
+            self._critic = CriticService(self.store)
+        return self._critic
 
     def database_file(self) -> str | None:
         """The database's file on this machine (SQLite), None for a server database."""

@@ -77,6 +77,10 @@ class RunService:
         if config.repeats < 1 or config.concurrency < 1:
             raise RunStartError("--repeats and --concurrency must be at least 1")
         ids = self._item_ids(config)
+        if config.method is Method.CRITICTOOL:
+            from w2c_tui.services.critictool import check_run
+
+            check_run(self._store, config, ids)
         run_id = self._runs.create(
             config,
             fingerprint=config.fingerprint(),

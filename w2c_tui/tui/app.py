@@ -121,8 +121,39 @@ class W2CApp(App[None]):
                 self.exit(message="No datasets: import one with `w2c import FILE`.")
                 return
             self.dataset = max(datasets, key=lambda d: d.imported_at).name
-        self.push_screen(ReviewScreen(self.services, self.annotator, self.dataset))
+        if self.services.critic_review.is_critictool(self.dataset):
+            self.open_critictool(self.dataset)
+        else:
+            self.push_screen(ReviewScreen(self.services, self.annotator, self.dataset))
         self.call_after_refresh(tune_collector)
+
+    def open_critictool(self, dataset: str) -> None:
+        """Open the CriticTool review screen on `dataset`; leaving it offers the datasets."""
+        from w2c_tui.tui.screens.critictool import CriticReviewScreen
+
+        assert self.annotator is not None
+        try:
+            screen = CriticReviewScreen(self.services, self.annotator, dataset)
+        except Exception as error:  # a file moved or changed: say so, stay where we are
+            self.notify(f"Cannot open {dataset!r}: {error}", severity="error", timeout=20)
+            return
+        self.push_screen(screen, lambda _: self._after_critictool())
+
+    def _after_critictool(self) -> None:
+        if len(self.screen_stack) > 1:
+            return  # back to the review screen underneath
+        from w2c_tui.tui.screens.datasets import DatasetsScreen
+
+        def chosen(name: str | None) -> None:
+            if name is None:
+                self.exit()
+            elif self.services.critic_review.is_critictool(name):
+                self.open_critictool(name)
+            else:
+                assert self.annotator is not None
+                self.push_screen(ReviewScreen(self.services, self.annotator, name))
+
+        self.push_screen(DatasetsScreen(self.services, self.dataset or ""), chosen)
 
     def _fatal_error(self) -> None:
         """An unhandled exception: the traceback goes to a crash log and the terminal gets one

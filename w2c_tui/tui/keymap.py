@@ -17,6 +17,7 @@ def screen_bindings() -> dict[str, list[Binding]]:
     from w2c_tui.tui.app import W2CApp
     from w2c_tui.tui.bindings import REVIEW_BINDINGS
     from w2c_tui.tui.screens.agreement import AgreementScreen
+    from w2c_tui.tui.screens.critictool import CRITIC_BINDINGS
     from w2c_tui.tui.screens.datasets import DatasetsScreen
     from w2c_tui.tui.screens.help import HelpScreen
     from w2c_tui.tui.screens.runs import RunsScreen
@@ -31,6 +32,7 @@ def screen_bindings() -> dict[str, list[Binding]]:
         "datasets": DatasetsScreen.BINDINGS,
         "help": HelpScreen.BINDINGS,
         "runs": RunsScreen.BINDINGS,
+        "critictool": CRITIC_BINDINGS,
     }
     return {name: own(bindings) + app for name, bindings in screens.items()}
 

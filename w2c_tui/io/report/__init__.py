@@ -7,6 +7,7 @@ embedded once (a drill-down section carries only its own confusion heatmap).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -14,13 +15,14 @@ from markupsafe import Markup, escape
 
 from w2c_tui.domain.dashboard import DashboardDoc
 from w2c_tui.io.report import data, judges, results
+from w2c_tui.io.report.critictool import critictool
 from w2c_tui.io.report.model import Section
 
-__all__ = ["as_json", "html", "markdown", "sections"]
+__all__ = ["as_json", "critictool", "html", "markdown", "sections"]
 
 
-def sections(dash: DashboardDoc) -> list[Section]:
-    """Every section in report order."""
+def sections(dash: DashboardDoc, extra: Sequence[Section] = ()) -> list[Section]:
+    """Every section in report order (`extra`: the CriticTool section, say, at the end)."""
     return [
         data.data(dash),
         data.coverage(dash),
@@ -32,6 +34,7 @@ def sections(dash: DashboardDoc) -> list[Section]:
         data.reveal(dash),
         *results.slices(dash),
         *results.metrics(dash),
+        *extra,
     ]
 
 
@@ -55,21 +58,23 @@ def _environment(html: bool) -> Any:
     return env
 
 
-def markdown(dash: DashboardDoc) -> str:
+def markdown(dash: DashboardDoc, extra: Sequence[Section] = ()) -> str:
     """The report as Markdown."""
     template = _environment(False).get_template("report.md.j2")
-    text: str = template.render(dataset=dash["meta"]["dataset"], sections=sections(dash))
+    text: str = template.render(dataset=dash["meta"]["dataset"], sections=sections(dash, extra))
     return text
 
 
-def html(dash: DashboardDoc) -> str:
+def html(dash: DashboardDoc, extra: Sequence[Section] = ()) -> str:
     """The report as one self-contained HTML page (charts are inline SVG images)."""
     template = _environment(True).get_template("report.html.j2")
-    text: str = template.render(dataset=dash["meta"]["dataset"], sections=sections(dash))
+    text: str = template.render(dataset=dash["meta"]["dataset"], sections=sections(dash, extra))
     return text
 
 
-def as_json(dash: DashboardDoc) -> str:
-    """The dashboard document itself."""
-    document = {k: v for k, v in dash.items() if k != "all_raters"}
+def as_json(dash: DashboardDoc, critic: Mapping[str, Any] | None = None) -> str:
+    """The dashboard document itself (with the CriticTool metrics under `critictool`)."""
+    document: dict[str, Any] = {k: v for k, v in dash.items() if k != "all_raters"}
+    if critic is not None:
+        document["critictool"] = critic
     return json.dumps(document, ensure_ascii=False, indent=2) + "\n"

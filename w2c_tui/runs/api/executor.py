@@ -28,12 +28,14 @@ from w2c_tui.runs.api.client import (
     make_client,
     public_url,
 )
+from w2c_tui.runs.api.critic import critictool
 from w2c_tui.runs.api.generate import generate
 from w2c_tui.runs.api.judging import judge
 from w2c_tui.runs.api.mcq import mcq_index, mcq_logprob
 from w2c_tui.runs.api.repeats import Handler, group_repeats, n_handler, process_unit
 from w2c_tui.runs.api.retry import DEFAULT_RETRY_POLICY, Attempts, RetryPolicy
 from w2c_tui.runs.api.tokens import load_api_tokenizer
+from w2c_tui.runs.critictool.runner import critic_describe
 from w2c_tui.runs.executor import Emit, ShouldStop
 from w2c_tui.runs.judge import JudgePrompt, load_judge_prompt
 from w2c_tui.runs.mcq_index import mcq_index_prompt_version
@@ -85,6 +87,8 @@ class OpenAIExecutor:
             info["structured_output"] = config.structured and self.endpoint.structured
         elif config.method is Method.MCQ_INDEX:
             info["mcq_prompt_version"] = mcq_index_prompt_version()
+        elif config.method is Method.CRITICTOOL:
+            info.update(critic_describe(config))
         else:
             info["template"] = config.template
             info["template_hash"] = prompts.template_hash(config.template)
@@ -144,6 +148,8 @@ class OpenAIExecutor:
             return mcq_index
         if method is Method.MCQ_LOGPROB:
             return mcq_logprob
+        if method is Method.CRITICTOOL:
+            return critictool
         prompt = self._prompt()
 
         async def judged(api: Api, task: Task, attempts: Attempts) -> TaskResult:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from w2c_tui.domain.runs import Method, RunConfig, RunStartError, Task
+from w2c_tui.runs.critictool.runner import critic_describe
 from w2c_tui.runs.executor import Emit, ShouldStop
 from w2c_tui.runs.judge import JudgePrompt, load_judge_prompt
 from w2c_tui.runs.local.loading import (
@@ -23,9 +24,11 @@ from w2c_tui.runs.mcq_index import mcq_index_prompt_version
 from w2c_tui.runs.prompts import CHAT, TemplateError, check_template, template_hash
 from w2c_tui.runs.prompts.chat import chat_template_hash
 
-NO_CHAT_TEMPLATE = "judge and mcq_index need a chat model (an instruct model with a chat template)"
+NO_CHAT_TEMPLATE = (
+    "judge, mcq_index and critictool need a chat model (an instruct model with a chat template)"
+)
 
-CHAT_METHODS = (Method.JUDGE, Method.MCQ_INDEX)
+CHAT_METHODS = (Method.JUDGE, Method.MCQ_INDEX, Method.CRITICTOOL)
 
 
 class TransformersExecutor:
@@ -136,8 +139,10 @@ class TransformersExecutor:
         if config.method is Method.JUDGE:
             info["judge_prompt_version"] = self._prompt().version
             info["structured_output"] = "constrained decoding" if config.structured else False
-        else:
+        elif config.method is Method.MCQ_INDEX:
             info["mcq_prompt_version"] = mcq_index_prompt_version()
+        else:
+            info.update(critic_describe(config))
         return info
 
     def _mcq_plan(self, loaded: LoadedModel) -> dict[str, Any]:
@@ -164,6 +169,10 @@ class TransformersExecutor:
             McqRunner(loaded, config.template, config.bos, config.batch_size).run(
                 tasks, emit, should_stop
             )
+        elif config.method is Method.CRITICTOOL:
+            from w2c_tui.runs.local.critic import CriticRunner
+
+            CriticRunner(loaded, config).run(tasks, emit, should_stop)
         elif config.method in CHAT_METHODS:
             from w2c_tui.runs.local.chat import ChatRunner
 

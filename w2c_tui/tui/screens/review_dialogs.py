@@ -137,7 +137,9 @@ class ReviewDialogs(Screen[None]):
         from w2c_tui.tui.screens.datasets import DatasetsScreen
 
         def switch(name: str | None) -> None:
-            if name:
+            if name and self.services.critic_review.is_critictool(name):
+                self.app.open_critictool(name)  # type: ignore[attr-defined]
+            elif name:
                 self.act(self.state.switch_dataset(name))
                 self.offer_guidelines()
 

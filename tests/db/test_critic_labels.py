@@ -1,0 +1,89 @@
+"""CriticTool labels in the database: one current row per rater and unit, history, undo."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from dbfixtures import query
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session
+
+from w2c_tui.db.tables_team import CriticLabelRow
+from w2c_tui.domain.critictool_labels import CriticLabel, ErrorCategory, Policy
+from w2c_tui.services import Services
+
+CT = Path(__file__).resolve().parents[1] / "io" / "fixtures" / "critictool" / "predictions"
+
+
+def test_labels_supersede_and_undo(services: Services, db_url: str) -> None:
+    services.critic.import_file(
+        CT / "interal_base_data_wo_cot.json", dataset="ct", target_model="tiny"
+    )
+    labels = services.store.critic_labels
+    ann = services.critic_review.rater("ann")
+    unit = services.critic_review.open("ct").units[0]
+    item, response = unit.item_id, unit.response_id
+    assert response is not None
+    first = CriticLabel(error=True, category=ErrorCategory.PARAMETERS_VALUE)
+    assert labels.set_label(ann, item, response, first)
+    assert not labels.set_label(ann, item, response, first)  # unchanged: no row
+    second = CriticLabel(error=False, category=ErrorCategory.NONE, note="looks fine")
+    assert labels.set_label(ann, item, response, second)
+    assert labels.current(ann, item, response) == second
+    assert labels.current(ann, item, None) is None  # the sample alone is another unit
+    assert labels.undo(ann, item, response) == first
+    assert labels.current(ann, item, response) == first
+    assert labels.history(ann, item, response) == [first, second, first]
+    rows = query(
+        db_url, "SELECT count(*) FROM critic_label WHERE item_id = :i AND is_current", i=item
+    )
+    assert rows == [(1,)]
+    ratings = services.critic_review.ratings("ct")
+    assert [
+        (r.sample_id, r.response_id, r.target_model, r.rater.name, r.label) for r in ratings
+    ] == [(unit.sample.sample_id, response, "tiny", "ann", first)]
+    assert labels.set_label(ann, item, response, CriticLabel())  # withdrawn
+    assert labels.current(ann, item, response) is None
+    assert services.critic_review.ratings("ct") == []
+
+
+def test_the_database_keeps_one_current_label(services: Services) -> None:
+    services.critic.import_file(
+        CT / "external_skip_base_data_wo_cot.json", dataset="ct", target_model="tiny"
+    )
+    ann = services.critic_review.rater("ann")
+    unit = services.critic_review.open("ct").units[0]
+    services.store.critic_labels.set_label(
+        ann, unit.item_id, unit.response_id, CriticLabel(expected_policy=Policy.SKIP)
+    )
+    with Session(services.store.engine) as session, pytest.raises(IntegrityError):
+        session.add(
+            CriticLabelRow(
+                rater_id=ann,
+                item_id=unit.item_id,
+                response_id=unit.response_id,
+                answers_json='{"error": "yes"}',
+            )
+        )
+        session.commit()
+
+
+def test_units_and_self_critique(services: Services) -> None:
+    services.critic.import_file(
+        CT / "interal_base_data_wo_cot.json", dataset="ct", target_model="tiny"
+    )
+    services.critic.import_file(
+        CT / "interal_base_data_wo_cot.json", dataset="ct", target_model="other"
+    )
+    opened = services.critic_review.open("ct")
+    samples = services.critic.samples("ct")
+    assert len(opened.units) == 2 * len(samples)  # one unit per model's prediction
+    assert len(services.critic_review.open("ct", target_model="tiny").units) == len(samples)
+    critiques = services.critic_review.self_critiques(opened)
+    assert len(critiques) == len(opened.units)
+    first = opened.units[0]
+    assert first.response_id is not None
+    assert critiques[(first.item_id, first.response_id)] == CriticLabel(
+        error=True, category=ErrorCategory.PARAMETERS_VALUE
+    )  # boolint1's reply reports parameters_value_error

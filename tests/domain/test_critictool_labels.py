@@ -1,0 +1,120 @@
+"""The CriticTool label form: one key per choice, the questions by kind, undo, notes, JSON."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from w2c_tui.domain.critictool_labels import (
+    CriticLabel,
+    CriticLabelForm,
+    ErrorCategory,
+    Policy,
+    Question,
+    options,
+    questions,
+)
+from w2c_tui.io.critictool import read_critictool
+from w2c_tui.runs.critictool.parse import parse_reply
+from w2c_tui.runs.critictool.self_critique import self_critique
+
+CT = Path(__file__).resolve().parents[1] / "io" / "fixtures" / "critictool"
+
+
+def test_internal_questions_and_keys() -> None:
+    form = CriticLabelForm(source="internal", has_model=True)
+    assert form.questions() == [
+        Question.ERROR,
+        Question.CATEGORY,
+        Question.CRITIQUE,
+        Question.TOOL,
+        Question.ARGS,
+    ]
+    assert form.press("1")  # error: yes
+    assert form.current is Question.CATEGORY
+    assert not form.press("7")  # six categories only
+    assert not form.press("x")
+    assert form.press("4")  # parameter value
+    assert form.label.category is ErrorCategory.PARAMETERS_VALUE
+    for key in "122":
+        assert form.press(key)
+    assert form.complete and not form.press("1")
+    assert form.label == CriticLabel(
+        error=True,
+        category=ErrorCategory.PARAMETERS_VALUE,
+        critique_right=True,
+        tool_right=False,
+        args_right=False,
+    )
+
+
+def test_no_error_answers_the_category() -> None:
+    form = CriticLabelForm(source="internal", has_model=False)
+    assert form.press("2")
+    assert form.label.category is ErrorCategory.NONE
+    assert form.complete
+    form.undo()
+    assert form.label == CriticLabel()
+
+
+def test_external_blind_mode_asks_the_model_last() -> None:
+    form = CriticLabelForm(source="external", has_model=True, blind=True)
+    assert form.questions() == list(questions("external", has_model=False))
+    for key in "151":  # yes, environment, retry
+        form.press(key)
+    assert form.blind_done
+    assert form.label.expected_policy is Policy.RETRY
+    assert form.current is Question.CRITIQUE
+    assert form.questions()[-1] is Question.OBSERVED_POLICY
+    for key in "1113":
+        form.press(key)
+    assert form.complete and form.label.observed_policy is Policy.FINISH
+
+
+def test_undo_steps_back_through_every_change() -> None:
+    form = CriticLabelForm(source="internal", has_model=False)
+    form.press("1")
+    form.press("2")
+    form.set_note("  hallucinated tool  ")
+    assert form.label.note == "hallucinated tool"
+    form.reopen(Question.CATEGORY)
+    assert form.current is Question.CATEGORY
+    assert form.undo() and form.label.category is ErrorCategory.TOOL_HALLUCINATION
+    assert form.undo() and form.label.note is None
+    assert form.undo() and form.undo()
+    assert form.label.empty and not form.undo()
+
+
+def test_json_round_trip_and_refusals() -> None:
+    label = CriticLabel(
+        error=True, category=ErrorCategory.ENVIRONMENT, expected_policy=Policy.SKIP, note="n"
+    )
+    assert CriticLabel.from_json(label.to_json()) == label
+    assert CriticLabel.from_json("{}") == CriticLabel()
+    with pytest.raises(ValueError, match="unknown CriticTool label field 'colour'"):
+        CriticLabel.from_json('{"colour": "red"}')
+    with pytest.raises(ValueError, match="category"):
+        CriticLabel.from_json('{"category": "typo"}')
+    with pytest.raises(ValueError, match="JSON object"):
+        CriticLabel.from_json("[]")
+    assert [v for v, _ in options(Question.ERROR)] == ["yes", "no"]
+
+
+def test_self_critique_reads_the_parsed_prediction() -> None:
+    internal = read_critictool(CT / "predictions" / "interal_base_data_wo_cot.json")
+    labels = {s.sample_id: (s, self_critique(s, s.predictions or ())) for s in internal.samples}
+    for sample, label in labels.values():  # empty exactly when the reply did not parse
+        assert label.empty == (parse_reply((sample.predictions or ("",))[0]).parsed_as is None)
+    detected = [s for s, label in labels.values() if label.error]
+    assert detected, "the fixture has replies that report an error"
+    for _sample, label in labels.values():
+        if label.error is False:
+            assert label.category is ErrorCategory.NONE
+        if label.category not in (None, ErrorCategory.NONE):
+            assert label.error is True
+    external = read_critictool(CT / "predictions" / "external_skip_base_data_wo_cot.json")
+    policies = {self_critique(s, s.predictions or ()).observed_policy for s in external.samples}
+    assert policies & {Policy.RETRY, Policy.SKIP, Policy.FINISH}
+    dataset = next((CT / "dataset" / "internal_error").iterdir())
+    assert all(self_critique(s, ()).empty for s in read_critictool(dataset).samples)

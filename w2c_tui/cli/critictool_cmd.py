@@ -1,0 +1,94 @@
+"""`w2c critictool metrics`: the official CriticTool metrics of stored predictions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from w2c_tui.cli.context import console, print_json, services
+
+critictool_app = typer.Typer(help="CriticTool: tool-calling self-critique.", no_args_is_help=True)
+
+SHOWN = (
+    "samples",
+    "erroneous",
+    "critic",
+    "reflect",
+    "name",
+    "args",
+    "goal",
+    "retry",
+    "break",
+    "thought",
+)
+
+
+@critictool_app.command("metrics")
+def metrics(
+    ctx: typer.Context,
+    dataset: Annotated[
+        str | None, typer.Option(help="CriticTool dataset (may be left out when there is one).")
+    ] = None,
+    run: Annotated[int | None, typer.Option("--run", help="Only this run's predictions.")] = None,
+    target_model: Annotated[str | None, typer.Option(help="Only this model's predictions.")] = None,
+    similarity_model: Annotated[
+        str,
+        typer.Option(
+            help="sentence-transformers model for args/goal/thought similarity: a name or a "
+            "local folder (needs the `similarity` extra)."
+        ),
+    ] = "all-mpnet-base-v2",
+    json_out: Annotated[bool, typer.Option("--json", help="One JSON document on stdout.")] = False,
+) -> None:
+    """The reference evaluators' metrics of every model and setting (internal; external in
+    skip or finish mode; CoT or not): means, per error type, base vs evolved, per sample with
+    --json, and the paper's overall score (docs/critictool.md)."""
+    from w2c_tui.services.critictool_metrics import CriticMetricsService
+
+    model: str | Path = (
+        Path(similarity_model) if Path(similarity_model).exists() else similarity_model
+    )
+    with services(ctx) as svc:
+        doc = CriticMetricsService(svc.store).compute(
+            dataset, run_id=run, target_model=target_model, similarity_model=model
+        )
+    if json_out:
+        print_json(doc.as_json())
+        return
+    from rich.table import Table
+
+    out = console()
+    if not doc.settings:
+        out.print(f"dataset {doc.dataset!r}: no predictions to score")
+        return
+    for setting in doc.settings:
+        mode = f" {setting.mode}" if setting.mode else ""
+        title = (
+            f"{setting.target_model} · {setting.source}{mode} · "
+            f"{'CoT' if setting.cot else 'no CoT'}"
+            + (f" · {setting.unpredicted} sample(s) not predicted" if setting.unpredicted else "")
+        )
+        keys = [k for k in SHOWN if k in setting.means] + ["parse_rate"]
+        table = Table(title=title, title_justify="left")
+        table.add_column("group")
+        for key in keys:
+            table.add_column(key, justify="right")
+        rows: list[tuple[str, dict[str, Any]]] = [("all", setting.means)]
+        rows += [(f"error: {k}", v) for k, v in setting.by_error_type.items()]
+        rows += [(f"data: {k}", v) for k, v in setting.by_variant.items()]
+        for label, values in rows:
+            table.add_row(label, *(_cell(values.get(key)) for key in keys))
+        out.print(table)
+    for score in doc.overall:
+        cot = "CoT" if score.cot else "no CoT"
+        out.print(f"overall score {score.target_model} ({cot}, {score.mode}): {_cell(score.score)}")
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return str(value)

@@ -1,0 +1,135 @@
+"""Reading CriticTool samples and predictions back (with the ids labels key on)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import Engine
+from sqlmodel import Session, col, select
+
+from w2c_tui.db.common import chunked, dataset_row
+from w2c_tui.db.critic_convert import to_stored_prediction, to_stored_sample
+from w2c_tui.db.tables import DatasetRow, ItemRow, TargetModelRow
+from w2c_tui.db.tables_critic import CriticPredictionRow, CriticSampleRow
+from w2c_tui.domain.critictool import Sample
+from w2c_tui.domain.critictool_stored import (
+    CRITICTOOL_DATASET_KIND,
+    StoredPrediction,
+    StoredSample,
+)
+from w2c_tui.domain.errors import NotFoundError
+
+
+class CriticQueries:
+    """Reads CriticTool datasets, samples and predictions."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def datasets(self) -> list[str]:
+        """Names of the CriticTool datasets."""
+        with Session(self.engine) as session:
+            return list(
+                session.exec(
+                    select(DatasetRow.name)
+                    .where(col(DatasetRow.kind) == CRITICTOOL_DATASET_KIND)
+                    .order_by(col(DatasetRow.name))
+                ).all()
+            )
+
+    def samples(self, dataset: str) -> list[StoredSample]:
+        """Every sample of `dataset`, in import order."""
+        with Session(self.engine) as session:
+            ds = dataset_row(session, dataset)
+            if ds.kind != CRITICTOOL_DATASET_KIND:
+                raise NotFoundError(f"dataset {dataset!r} is not a CriticTool dataset")
+            rows = session.exec(
+                select(CriticSampleRow)
+                .join(ItemRow, col(ItemRow.id) == col(CriticSampleRow.item_id))
+                .where(col(CriticSampleRow.dataset_id) == ds.id)
+                .order_by(col(ItemRow.position))
+            ).all()
+            return [to_stored_sample(row, dataset) for row in rows]
+
+    def sample(self, item_id: int) -> StoredSample:
+        """The sample whose item id is `item_id`."""
+        with Session(self.engine) as session:
+            found = session.exec(
+                select(CriticSampleRow, DatasetRow.name)
+                .join(DatasetRow, col(DatasetRow.id) == col(CriticSampleRow.dataset_id))
+                .where(col(CriticSampleRow.item_id) == item_id)
+            ).first()
+            if found is None:
+                raise NotFoundError(f"no CriticTool sample with item id {item_id}")
+            row, name = found
+            return to_stored_sample(row, name)
+
+    def predictions(
+        self,
+        *,
+        item_id: int | None = None,
+        dataset: str | None = None,
+        target_model: str | None = None,
+        run_id: int | None = None,
+    ) -> list[StoredPrediction]:
+        """Predictions of one item or of a whole dataset, optionally of one model or run;
+        by item, then model, mode and CoT."""
+        with Session(self.engine) as session:
+            query = (
+                select(CriticPredictionRow, TargetModelRow.name)
+                .join(
+                    TargetModelRow,
+                    col(TargetModelRow.id) == col(CriticPredictionRow.target_model_id),
+                )
+                .join(ItemRow, col(ItemRow.id) == col(CriticPredictionRow.item_id))
+            )
+            if item_id is not None:
+                query = query.where(col(CriticPredictionRow.item_id) == item_id)
+            if dataset is not None:
+                query = query.where(col(ItemRow.dataset_id) == dataset_row(session, dataset).id)
+            if target_model is not None:
+                query = query.where(col(TargetModelRow.name) == target_model)
+            if run_id is not None:
+                query = query.where(col(CriticPredictionRow.run_id) == run_id)
+            query = query.order_by(
+                col(ItemRow.position),
+                col(TargetModelRow.name),
+                col(CriticPredictionRow.mode),
+                col(CriticPredictionRow.cot),
+            )
+            return [to_stored_prediction(row, name) for row, name in session.exec(query).all()]
+
+    def clashes(self, item_ids: Sequence[int], target_model: str, mode: str, cot: bool) -> int:
+        """How many of these items already have a prediction of `target_model` in a run's
+        setting (internal samples: any mode; external: `mode`), CoT or not as `cot`."""
+        count = 0
+        with Session(self.engine) as session:
+            for chunk in chunked(item_ids):
+                count += len(
+                    session.exec(
+                        select(CriticPredictionRow.id)
+                        .join(
+                            TargetModelRow,
+                            col(TargetModelRow.id) == col(CriticPredictionRow.target_model_id),
+                        )
+                        .where(
+                            col(CriticPredictionRow.item_id).in_(chunk),
+                            col(TargetModelRow.name) == target_model,
+                            col(CriticPredictionRow.mode).in_(["", mode]),
+                            col(CriticPredictionRow.cot).is_(cot),
+                        )
+                    ).all()
+                )
+        return count
+
+
+def critic_samples(session: Session, item_ids: Sequence[int]) -> dict[int, Sample]:
+    """Item id → the CriticTool sample (dataset form) of those items that are samples."""
+    found: dict[int, Sample] = {}
+    for chunk in chunked(item_ids):
+        rows = session.exec(
+            select(CriticSampleRow).where(col(CriticSampleRow.item_id).in_(chunk))
+        ).all()
+        for row in rows:
+            found[row.item_id] = to_stored_sample(row, "").sample
+    return found

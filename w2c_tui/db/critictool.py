@@ -1,0 +1,293 @@
+"""Storing CriticTool files: samples as item rows with a side row, predictions as response rows
+with a side row; a whole file in one transaction or nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from sqlalchemy import Engine
+from sqlmodel import Session, col, func, select
+
+from w2c_tui.db.common import target_model_row
+from w2c_tui.db.convert import dumps
+from w2c_tui.db.critic_convert import first_question, sample_values, tool_dict
+from w2c_tui.db.tables import DatasetRow, ImportLogRow, ItemRow, ResponseRow
+from w2c_tui.db.tables_critic import CriticPredictionRow, CriticSampleRow
+from w2c_tui.domain.critictool import CriticFile, ExternalMode, Sample, SampleError
+from w2c_tui.domain.critictool_stored import (
+    CRITICTOOL_DATASET_KIND,
+    CRITICTOOL_ITEM_KIND,
+    PredictionSet,
+)
+from w2c_tui.domain.errors import InputError
+from w2c_tui.domain.records import ImportReport
+from w2c_tui.domain.team import shuffle_key
+
+RESPONSE_SOURCE = "critictool"
+
+
+class _DryRun(Exception):
+    """Raised inside the transaction to roll a dry run back."""
+
+
+@dataclass(frozen=True)
+class NewPrediction:
+    """A prediction to store for one item (from a run)."""
+
+    item_id: int
+    mode: ExternalMode | None
+    cot: bool
+    rounds: tuple[str, ...]
+    parsed: tuple[dict[str, object], ...]
+
+
+def critic_dataset(session: Session, name: str, path: str, create: bool) -> DatasetRow:
+    """The CriticTool dataset `name` (created when `create`); another kind is refused."""
+    row = session.exec(select(DatasetRow).where(DatasetRow.name == name)).first()
+    if row is None:
+        if not create:
+            raise InputError(path, f"no CriticTool dataset named {name!r}")
+        row = DatasetRow(name=name, kind=CRITICTOOL_DATASET_KIND, source_path=path)
+        session.add(row)
+        session.flush()
+    elif row.kind != CRITICTOOL_DATASET_KIND:
+        raise InputError(
+            path,
+            f"dataset {name!r} holds {row.kind} items, not CriticTool samples: "
+            "name another one with --dataset",
+        )
+    return row
+
+
+class CriticWriter:
+    """Writes CriticTool samples and predictions."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def datasets_holding(self, item_sha256s: Sequence[str]) -> list[str]:
+        """Names of the CriticTool datasets that hold any of these samples (by content)."""
+        wanted = set(item_sha256s)
+        with Session(self.engine) as session:
+            rows = session.exec(
+                select(DatasetRow.name, CriticSampleRow.item_sha256).join(
+                    CriticSampleRow, col(CriticSampleRow.dataset_id) == col(DatasetRow.id)
+                )
+            ).all()
+        return sorted({name for name, digest in rows if digest in wanted})
+
+    def apply(
+        self,
+        critic_file: CriticFile,
+        dataset: str,
+        *,
+        predictions: Sequence[PredictionSet] = (),
+        target_model: str | None = None,
+        dry_run: bool = False,
+    ) -> ImportReport:
+        """Store the file's samples (new ones added, known ones matched by content) and, for a
+        predictions file, the model's predictions; InputError leaves the store untouched."""
+        path = critic_file.path
+        kind = "critictool_predictions" if predictions else "critictool"
+        report = ImportReport(path=path, kind=kind, dataset=dataset, dry_run=dry_run)
+        try:
+            with Session(self.engine) as session, session.begin():
+                ds = critic_dataset(session, dataset, path, create=True)
+                assert ds.id is not None
+                ids, report = self._samples(session, ds.id, critic_file, report)
+                if predictions:
+                    assert target_model is not None
+                    report = self._predictions(
+                        session, critic_file, ids, predictions, target_model, report
+                    )
+                if dry_run:
+                    raise _DryRun
+                if not report.changed_nothing:
+                    session.add(
+                        ImportLogRow(
+                            path=path,
+                            kind=kind,
+                            sha256=critic_file.sha256,
+                            dataset_id=ds.id,
+                            report_json=dumps(
+                                {
+                                    "items_new": report.items_new,
+                                    "responses_new": report.responses_new,
+                                    "target_model": target_model,
+                                }
+                            ),
+                        )
+                    )
+        except _DryRun:
+            pass
+        return report
+
+    def _samples(
+        self, session: Session, dataset_id: int, critic_file: CriticFile, report: ImportReport
+    ) -> tuple[dict[str, int], ImportReport]:
+        known = session.exec(
+            select(
+                CriticSampleRow.item_sha256, CriticSampleRow.sample_id, CriticSampleRow.item_id
+            ).where(col(CriticSampleRow.dataset_id) == dataset_id)
+        ).all()
+        by_digest = {digest: item_id for digest, _sid, item_id in known}
+        uuids = set(
+            session.exec(select(ItemRow.uuid).where(col(ItemRow.dataset_id) == dataset_id)).all()
+        )
+        last = session.exec(
+            select(func.max(ItemRow.position)).where(col(ItemRow.dataset_id) == dataset_id)
+        ).one()
+        position = -1 if last is None else int(last)
+        ids: dict[str, int] = {}
+        new: list[tuple[Sample, ItemRow]] = []
+        for sample in critic_file.samples:
+            if sample.item_sha256 in by_digest:
+                ids[sample.item_sha256] = by_digest[sample.item_sha256]
+                continue
+            if sample.sample_id in uuids:
+                raise SampleError(
+                    critic_file.path,
+                    sample.sample_id,
+                    "(sample id)",
+                    "the dataset already holds a different sample with this id "
+                    "(import this file into another --dataset)",
+                    line=sample.line,
+                )
+            uuids.add(sample.sample_id)
+            position += 1
+            item = self._item(sample, dataset_id, position)
+            session.add(item)
+            new.append((sample, item))
+        session.flush()
+        kind = critic_file.kind
+        for sample, item in new:
+            assert item.id is not None
+            ids[sample.item_sha256] = item.id
+            session.add(
+                CriticSampleRow(
+                    item_id=item.id,
+                    dataset_id=dataset_id,
+                    variant=kind.variant,
+                    cot=kind.cot,
+                    mode=kind.mode,
+                    source_path=critic_file.path,
+                    **sample_values(sample),
+                )
+            )
+        session.flush()
+        unchanged = len(critic_file.samples) - len(new)
+        return ids, replace(report, items_new=len(new), items_unchanged=unchanged)
+
+    @staticmethod
+    def _item(sample: Sample, dataset_id: int, position: int) -> ItemRow:
+        return ItemRow(
+            dataset_id=dataset_id,
+            uuid=sample.sample_id,
+            position=position,
+            kind=CRITICTOOL_ITEM_KIND,
+            question=first_question(sample),
+            tools_json=dumps([dumps(tool_dict(t)) for t in sample.tools]),
+            answers_json="[]",
+            gold=None,
+            n_tools=len(sample.tools),
+            source=sample.source,
+            extra_json=dumps({"critictool": sample.source, "error_type": sample.error_type}),
+            content_hash=sample.item_sha256,
+            shuffle_key=shuffle_key(sample.sample_id),
+            raw_line=sample.raw_json,
+        )
+
+    def _predictions(
+        self,
+        session: Session,
+        critic_file: CriticFile,
+        ids: dict[str, int],
+        predictions: Sequence[PredictionSet],
+        target_model: str,
+        report: ImportReport,
+    ) -> ImportReport:
+        kind = critic_file.kind
+        model = target_model_row(session, target_model)
+        assert model.id is not None
+        lines = {s.sample_id: s.line for s in critic_file.samples}
+        new = unchanged = 0
+        for pred in predictions:
+            item_id = ids[pred.item_sha256]
+            mode = kind.mode if kind.source == "external" else None
+            existing = self._existing(session, item_id, model.id, mode, kind.cot)
+            rounds = dumps(list(pred.rounds))
+            if existing is not None:
+                if existing.rounds_json != rounds:
+                    raise SampleError(
+                        critic_file.path,
+                        pred.sample_id,
+                        "predictions",
+                        f"model {target_model!r} already has different predictions stored for "
+                        "this sample in this setting (import under another --target-model)",
+                        line=lines.get(pred.sample_id),
+                    )
+                unchanged += 1
+                continue
+            add_prediction(
+                session,
+                NewPrediction(item_id, mode, kind.cot, pred.rounds, pred.parsed),
+                model.id,
+                raw_json=pred.raw_json,
+                source_path=critic_file.path,
+            )
+            new += 1
+        return replace(report, responses_new=new, responses_unchanged=unchanged)
+
+    @staticmethod
+    def _existing(
+        session: Session, item_id: int, model_id: int, mode: str | None, cot: bool
+    ) -> CriticPredictionRow | None:
+        return session.exec(
+            select(CriticPredictionRow).where(
+                col(CriticPredictionRow.item_id) == item_id,
+                col(CriticPredictionRow.target_model_id) == model_id,
+                col(CriticPredictionRow.mode) == (mode or ""),
+                col(CriticPredictionRow.cot).is_(cot),
+            )
+        ).first()
+
+
+def add_prediction(
+    session: Session,
+    pred: NewPrediction,
+    model_id: int,
+    *,
+    run_id: int | None = None,
+    raw_json: str | None = None,
+    source_path: str | None = None,
+) -> int:
+    """Insert a response row and its prediction side row; returns the response id."""
+    internal = pred.mode is None
+    response = ResponseRow(
+        item_id=pred.item_id,
+        target_model_id=model_id,
+        text=pred.rounds[0] if internal and pred.rounds else dumps(list(pred.rounds)),
+        run_id=run_id,
+        source=RESPONSE_SOURCE,
+        meta_json=dumps({"mode": pred.mode, "cot": pred.cot, "rounds": len(pred.rounds)}),
+    )
+    session.add(response)
+    session.flush()
+    assert response.id is not None
+    session.add(
+        CriticPredictionRow(
+            item_id=pred.item_id,
+            response_id=response.id,
+            target_model_id=model_id,
+            run_id=run_id,
+            mode=pred.mode or "",
+            cot=pred.cot,
+            rounds_json=dumps(list(pred.rounds)),
+            parsed_json=dumps(list(pred.parsed)),
+            raw_json=raw_json,
+            source_path=source_path,
+        )
+    )
+    session.flush()
+    return response.id

@@ -1,0 +1,232 @@
+"""Human labels on CriticTool trajectories: the questions, their answers and the label form.
+
+The questions mirror the metrics: is there an error in the last step (detect), which one
+(category), is the model's critique right, is its corrected call right (tool, args) and, for
+external samples, which policy was expected and which the model followed. Every answer is one
+key; `CriticLabelForm` keeps the answers with an undo stack and says which question is next.
+In blind mode the questions about the model come only after the blind part is complete (and
+committed by the caller), so nothing about gold or the model is needed before that.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any
+
+from w2c_tui.domain.critictool import Source
+
+
+class ErrorCategory(StrEnum):
+    """What went wrong in the last step (a nominal label; internal values are ERROR_TYPES)."""
+
+    TOOL_SELECT = "tool_select_error"
+    TOOL_HALLUCINATION = "tool_hallucination_error"
+    PARAMETERS_KEY = "parameters_key_error"
+    PARAMETERS_VALUE = "parameters_value_error"
+    ENVIRONMENT = "environment_error"
+    NONE = "none"
+
+
+CATEGORY_TITLES: dict[ErrorCategory, str] = {
+    ErrorCategory.TOOL_SELECT: "tool selection",
+    ErrorCategory.TOOL_HALLUCINATION: "tool hallucination",
+    ErrorCategory.PARAMETERS_KEY: "parameter key",
+    ErrorCategory.PARAMETERS_VALUE: "parameter value",
+    ErrorCategory.ENVIRONMENT: "environment",
+    ErrorCategory.NONE: "none",
+}
+
+
+class Policy(StrEnum):
+    """What to do after an environment error: call again, skip to another step, or finish."""
+
+    RETRY = "retry"
+    SKIP = "skip"
+    FINISH = "finish"
+
+
+class Question(StrEnum):
+    """The label's fields, in the order the form asks them."""
+
+    ERROR = "error"
+    CATEGORY = "category"
+    EXPECTED_POLICY = "expected_policy"
+    CRITIQUE = "critique_right"
+    TOOL = "tool_right"
+    ARGS = "args_right"
+    OBSERVED_POLICY = "observed_policy"
+
+
+YES_NO: tuple[tuple[str, str], ...] = (("yes", "yes"), ("no", "no"))
+
+QUESTION_TITLES: dict[Question, str] = {
+    Question.ERROR: "Error in the last step?",
+    Question.CATEGORY: "Which error?",
+    Question.EXPECTED_POLICY: "Expected policy after the failure?",
+    Question.CRITIQUE: "Is the model's critique right?",
+    Question.TOOL: "Is its corrected call's tool right?",
+    Question.ARGS: "Are its corrected call's args right?",
+    Question.OBSERVED_POLICY: "Which policy did the model follow?",
+}
+
+BLIND_QUESTIONS = (Question.ERROR, Question.CATEGORY, Question.EXPECTED_POLICY)
+"""Questions answered from the trajectory alone (no gold, no model)."""
+
+
+def options(question: Question) -> tuple[tuple[str, str], ...]:
+    """(value, title) of each choice of `question`, in key order (key 1, 2, …)."""
+    if question is Question.CATEGORY:
+        return tuple((c.value, CATEGORY_TITLES[c]) for c in ErrorCategory)
+    if question in (Question.EXPECTED_POLICY, Question.OBSERVED_POLICY):
+        return tuple((p.value, p.value) for p in Policy)
+    return YES_NO
+
+
+@dataclass(frozen=True)
+class CriticLabel:
+    """One rater's answers on one CriticTool unit (None: not answered)."""
+
+    error: bool | None = None
+    category: ErrorCategory | None = None
+    expected_policy: Policy | None = None
+    critique_right: bool | None = None
+    tool_right: bool | None = None
+    args_right: bool | None = None
+    observed_policy: Policy | None = None
+    note: str | None = None
+
+    def get(self, question: Question) -> str | None:
+        """The answer to `question` as its option value ('yes'/'no' for booleans)."""
+        value = getattr(self, question.value)
+        if value is None:
+            return None
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        return str(value)
+
+    def answer(self, question: Question, value: str | None) -> CriticLabel:
+        """A copy with `question` answered by an option value (None clears it)."""
+        allowed = [v for v, _ in options(question)]
+        if value is not None and value not in allowed:
+            raise ValueError(f"{question.value}: {value!r} is not one of {', '.join(allowed)}")
+        parsed: Any = value
+        if value is not None and options(question) is YES_NO:
+            parsed = value == "yes"
+        elif value is not None and question is Question.CATEGORY:
+            parsed = ErrorCategory(value)
+        elif value is not None:
+            parsed = Policy(value)
+        changed = replace(self, **{question.value: parsed})
+        if question is Question.ERROR and parsed is False:
+            changed = replace(changed, category=ErrorCategory.NONE)
+        if question is Question.ERROR and parsed is True and self.category is ErrorCategory.NONE:
+            changed = replace(changed, category=None)
+        return changed
+
+    @property
+    def empty(self) -> bool:
+        """Nothing answered and no note."""
+        return self == CriticLabel()
+
+    def to_json(self) -> str:
+        """The answers as a JSON object (only answered fields, sorted keys)."""
+        data: dict[str, str] = {q.value: v for q in Question if (v := self.get(q)) is not None}
+        if self.note:
+            data["note"] = self.note
+        return json.dumps(data, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> CriticLabel:
+        """Read `to_json`'s output back; an unknown field or value is a ValueError."""
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError("a CriticTool label must be a JSON object")
+        label = cls(note=data.pop("note", None))
+        for key, value in data.items():
+            try:
+                question = Question(key)
+            except ValueError:
+                raise ValueError(f"unknown CriticTool label field {key!r}") from None
+            label = label.answer(question, value)
+        if label.note is not None and not isinstance(label.note, str):
+            raise ValueError("note must be a string")
+        return label
+
+
+def questions(source: Source, *, has_model: bool, blind_done: bool = True) -> list[Question]:
+    """The questions of a unit: external samples add the policies; the model's questions only
+    when there is a prediction and (blind mode) the blind part is done."""
+    asked = [Question.ERROR, Question.CATEGORY]
+    if source == "external":
+        asked.append(Question.EXPECTED_POLICY)
+    if has_model and blind_done:
+        asked += [Question.CRITIQUE, Question.TOOL, Question.ARGS]
+        if source == "external":
+            asked.append(Question.OBSERVED_POLICY)
+    return asked
+
+
+@dataclass
+class CriticLabelForm:
+    """The answers being made on one unit: one key per choice, undo, notes."""
+
+    source: Source
+    has_model: bool
+    blind: bool = False
+    label: CriticLabel = field(default_factory=CriticLabel)
+    history: list[CriticLabel] = field(default_factory=list)
+
+    @property
+    def blind_done(self) -> bool:
+        """Every blind question is answered (in blind mode the model may now be shown)."""
+        asked = questions(self.source, has_model=False)
+        return all(self.label.get(q) is not None for q in asked)
+
+    def questions(self) -> list[Question]:
+        """The questions asked now (blind mode: the model's only once the blind part is done)."""
+        done = self.blind_done or not self.blind
+        return questions(self.source, has_model=self.has_model, blind_done=done)
+
+    @property
+    def current(self) -> Question | None:
+        """The first unanswered question (None: the label is complete)."""
+        return next((q for q in self.questions() if self.label.get(q) is None), None)
+
+    @property
+    def complete(self) -> bool:
+        """Every question asked is answered."""
+        return self.current is None
+
+    def press(self, key: str) -> bool:
+        """Answer the current question with option `key` ('1', '2', …); False: not a choice."""
+        question = self.current
+        if question is None or not key.isdigit():
+            return False
+        choices = options(question)
+        index = int(key) - 1
+        if not 0 <= index < len(choices):
+            return False
+        self._set(self.label.answer(question, choices[index][0]))
+        return True
+
+    def reopen(self, question: Question) -> None:
+        """Clear one answer so that it is asked again (undoable)."""
+        self._set(self.label.answer(question, None))
+
+    def set_note(self, text: str) -> None:
+        """Replace the note (an empty text removes it; undoable)."""
+        self._set(replace(self.label, note=text.strip() or None))
+
+    def undo(self) -> bool:
+        """Go back to the answers before the last change; False when there is nothing to undo."""
+        if not self.history:
+            return False
+        self.label = self.history.pop()
+        return True
+
+    def _set(self, label: CriticLabel) -> None:
+        if label != self.label:
+            self.history.append(self.label)
+            self.label = label

@@ -1,0 +1,138 @@
+"""CriticTool datasets: import files (samples and predictions), read samples and predictions
+back with the item and response ids that labels, verdicts and agreement key on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from w2c_tui.db.store import Store
+from w2c_tui.domain.critictool import CriticFile
+from w2c_tui.domain.critictool_stored import (
+    DEFAULT_DATASET,
+    PredictionSet,
+    StoredPrediction,
+    StoredSample,
+)
+from w2c_tui.domain.errors import InputError
+from w2c_tui.domain.records import ImportReport
+from w2c_tui.domain.runs import RunConfig, RunStartError
+from w2c_tui.io.critictool import looks_like_critictool, read_critictool
+from w2c_tui.runs.critictool.protocol import ProtocolError
+from w2c_tui.runs.critictool.runner import critic_describe, parsed_round
+
+IMPORT_KIND = "critictool"
+
+
+def prediction_sets(critic_file: CriticFile) -> list[PredictionSet]:
+    """The file's predictions, per sample, with each round parsed (empty: no predictions)."""
+    return [
+        PredictionSet(
+            sample_id=s.sample_id,
+            item_sha256=s.item_sha256,
+            rounds=s.predictions,
+            parsed=tuple(parsed_round(r) for r in s.predictions),
+            raw_json=s.raw_json,
+        )
+        for s in critic_file.samples
+        if s.predictions is not None
+    ]
+
+
+class CriticService:
+    """CriticTool samples and predictions in the store."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    @staticmethod
+    def is_critictool(path: Path) -> bool:
+        """True when `path` holds CriticTool records (detected from the content)."""
+        return looks_like_critictool(path)
+
+    def import_file(
+        self,
+        path: Path,
+        *,
+        dataset: str | None = None,
+        target_model: str | None = None,
+        dry_run: bool = False,
+    ) -> ImportReport:
+        """Import a CriticTool dataset or predictions file, whole or not at all.
+
+        Samples are matched by content (`item_sha256`): importing the same file again changes
+        nothing, and a predictions file attaches its predictions to the samples a dataset file
+        brought in (or brings them in itself). Predictions need `target_model`."""
+        critic_file = read_critictool(path)
+        predictions = prediction_sets(critic_file)
+        if predictions and not target_model:
+            raise InputError(
+                str(path),
+                "a CriticTool predictions file: name the model that made them with --target-model",
+            )
+        name = dataset or self._default_dataset(critic_file)
+        return self._store.critic_writer.apply(
+            critic_file,
+            name,
+            predictions=predictions,
+            target_model=target_model if predictions else None,
+            dry_run=dry_run,
+        )
+
+    def _default_dataset(self, critic_file: CriticFile) -> str:
+        holding = self._store.critic_writer.datasets_holding(
+            [s.item_sha256 for s in critic_file.samples]
+        )
+        if len(holding) > 1:
+            raise InputError(
+                critic_file.path,
+                f"its samples are in several datasets ({', '.join(holding)}): name one with "
+                "--dataset",
+            )
+        return holding[0] if holding else DEFAULT_DATASET
+
+    def datasets(self) -> list[str]:
+        """Names of the CriticTool datasets."""
+        return self._store.critic.datasets()
+
+    def samples(self, dataset: str) -> list[StoredSample]:
+        """Every sample of `dataset` in import order, each with its item id."""
+        return self._store.critic.samples(dataset)
+
+    def sample(self, item_id: int) -> StoredSample:
+        """One sample by its item id (NotFoundError when it is not a CriticTool sample)."""
+        return self._store.critic.sample(item_id)
+
+    def predictions(self, item_id: int, target_model: str | None = None) -> list[StoredPrediction]:
+        """Every model's predictions for one sample (or one model's), each with its response
+        id."""
+        return self._store.critic.predictions(item_id=item_id, target_model=target_model)
+
+    def dataset_predictions(
+        self, dataset: str, *, target_model: str | None = None, run_id: int | None = None
+    ) -> list[StoredPrediction]:
+        """Predictions of a whole dataset, optionally of one model or one run."""
+        return self._store.critic.predictions(
+            dataset=dataset, target_model=target_model, run_id=run_id
+        )
+
+
+def check_run(store: Store, config: RunConfig, item_ids: list[int]) -> None:
+    """RunStartError unless a CriticTool run can start: a CriticTool dataset, a valid mode and
+    retry limit, and no sample already predicted by the model in the run's setting."""
+    if config.dataset not in store.critic.datasets():
+        raise RunStartError(
+            f"--method critictool runs on a CriticTool dataset; {config.dataset!r} is not one "
+            "(import CriticTool files with w2c import)"
+        )
+    try:
+        critic_describe(config)
+    except ProtocolError as error:
+        raise RunStartError(str(error)) from error
+    model = config.target_model or config.model
+    clashes = store.critic.clashes(item_ids, model, config.critic_mode, config.critic_cot)
+    if clashes:
+        raise RunStartError(
+            f"{clashes} of these samples already have predictions of {model!r} in this setting "
+            f"({config.critic_mode}, {'CoT' if config.critic_cot else 'no CoT'}): store this run "
+            "under another --target-model, or run a second mode on --source external only"
+        )

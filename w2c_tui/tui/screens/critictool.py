@@ -1,0 +1,250 @@
+"""The CriticTool review screen: a trajectory on the left, the label's questions on the right.
+
+Each digit answers the current question and is saved at once (so nothing is lost by moving
+on); `u` undoes the last change (saved too). In blind mode the error type, the gold and the
+model stay hidden until the blind questions (error, category, expected policy) are answered
+and saved; then the model's questions follow with everything on screen.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from w2c_tui.domain.critictool_labels import (
+    QUESTION_TITLES,
+    CriticLabel,
+    CriticLabelForm,
+    Question,
+    options,
+)
+from w2c_tui.domain.team import Seen
+from w2c_tui.tui.screens.dialogs import NoteDialog
+from w2c_tui.tui.screens.help import KeysDialog
+from w2c_tui.tui.widgets.trajectory import TrajectoryView
+
+if TYPE_CHECKING:
+    from w2c_tui.services import Services
+    from w2c_tui.services.critictool_review import CriticUnit
+
+QUESTION_SHORT: dict[Question, str] = {
+    Question.ERROR: "error in last step",
+    Question.CATEGORY: "which error",
+    Question.EXPECTED_POLICY: "expected policy",
+    Question.CRITIQUE: "critique right",
+    Question.TOOL: "corrected tool right",
+    Question.ARGS: "corrected args right",
+    Question.OBSERVED_POLICY: "observed policy",
+}
+
+CRITIC_BINDINGS: list[Binding] = [
+    Binding("1", "answer(1)", "answer 1…6", id="critic-1"),
+    *[Binding(str(n), f"answer({n})", str(n), id=f"critic-{n}", show=False) for n in range(2, 7)],
+    Binding("u", "undo", "undo", id="critic-undo"),
+    Binding("e", "note", "note", id="critic-note"),
+    Binding("j,n,down", "move(1)", "next", id="critic-next"),
+    Binding("k,p,up", "move(-1)", "prev", id="critic-prev"),
+    Binding("space", "next_open", "next unfinished", id="critic-next-open"),
+    Binding("b", "toggle_blind", "blind", id="critic-blind"),
+    Binding("escape,d", "back", "back", id="critic-back"),
+    Binding("question_mark", "help", "help", id="critic-help"),
+]
+
+CRITIC_HELP: list[tuple[str, str]] = [
+    ("1 … 6", "answer the current question (the panel lists the choices); saved at once"),
+    ("u", "undo your last change on this trajectory (saved; history keeps every answer)"),
+    ("e", "edit your note on this trajectory"),
+    ("j n ↓ / k p ↑", "next / previous trajectory"),
+    ("space", "next trajectory you have not finished"),
+    (
+        "b",
+        "blind mode: error type, gold and the model hidden until the blind questions "
+        "(error, category, expected policy) are answered and saved",
+    ),
+    ("Esc d", "back"),
+    ("?", "this help"),
+    ("q", "quit (every answer is already saved)"),
+]
+
+
+class CriticReviewScreen(Screen[None]):
+    """Label CriticTool trajectories of one dataset from the keyboard."""
+
+    BINDINGS = list(CRITIC_BINDINGS)
+    DEFAULT_CSS = """
+    CriticReviewScreen #critic-head { height: 1; background: $boost; padding: 0 1; }
+    CriticReviewScreen #critic-body { height: 1fr; }
+    CriticReviewScreen #critic-trajectory { width: 1fr; }
+    CriticReviewScreen #critic-form { width: 44; padding: 0 1; border-left: solid $primary; }
+    """
+
+    def __init__(
+        self, services: Services, annotator: str, dataset: str, *, blind: bool = True
+    ) -> None:
+        super().__init__()
+        self.services = services
+        self.annotator = annotator
+        self.opened = services.critic_review.open(dataset)
+        self.rater_id = services.critic_review.rater(annotator)
+        self.blind = blind
+        self.revealed: set[tuple[int, int | None]] = set()
+        """Units whose gold and model were on screen: an undo does not make them blind again."""
+        self.index = 0
+        self.form = self._form(self.unit)
+
+    @property
+    def unit(self) -> CriticUnit:
+        """The trajectory on screen."""
+        return self.opened.units[self.index]
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="critic-head")
+        with Horizontal(id="critic-body"):
+            yield TrajectoryView(id="critic-trajectory")
+            yield Static("", id="critic-form")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.render_all()
+
+    def _form(self, unit: CriticUnit) -> CriticLabelForm:
+        label = self.services.critic_review.current(self.rater_id, unit) or CriticLabel()
+        return CriticLabelForm(
+            source=unit.sample.source,
+            has_model=unit.prediction is not None,
+            blind=self.blind,
+            label=label,
+        )
+
+    @property
+    def hidden(self) -> bool:
+        """Gold and the model are hidden now (blind, the blind part not yet saved, and not
+        shown before on this visit)."""
+        key = (self.unit.item_id, self.unit.response_id)
+        return self.blind and not self.form.blind_done and key not in self.revealed
+
+    def render_all(self) -> None:
+        """Head, trajectory and form for the current unit."""
+        unit = self.unit
+        if not self.hidden:
+            self.revealed.add((unit.item_id, unit.response_id))
+        model = unit.prediction.target_model if unit.prediction else None
+        self.query_one(TrajectoryView).show(
+            unit.sample, unit.rounds, blind=self.hidden, model=model
+        )
+        self._render_head()
+        self._render_form()
+
+    def _render_head(self) -> None:
+        done = "complete" if self.form.complete else "open"
+        head = Text()
+        head.append(f"CriticTool · {self.opened.name} · ", "bold")
+        head.append(f"{self.index + 1}/{len(self.opened.units)} · {self.annotator} · ")
+        head.append(f"blind {'on' if self.blind else 'off'} · your label: {done}")
+        self.query_one("#critic-head", Static).update(head)
+
+    def _render_form(self) -> None:
+        form = self.form
+        table = Table.grid(padding=(0, 1))
+        table.add_column()
+        table.add_column()
+        current = form.current
+        for question in form.questions():
+            answer = dict(options(question)).get(form.label.get(question) or "", "—")
+            style = "bold reverse" if question is current else ""
+            table.add_row(Text(QUESTION_SHORT[question], style), Text(answer, "bold"))
+        body = Text()
+        if current is None:
+            body.append("Label complete and saved. j: next, u: undo.\n", "green")
+        else:
+            body.append(f"{QUESTION_TITLES[current]}\n", "bold")
+            for key, (_, title) in enumerate(options(current), start=1):
+                body.append(f"  {key} ", "bold reverse")
+                body.append(f" {title}\n")
+        if self.hidden:
+            body.append("\nBlind: gold and the model appear once these are saved.", "dim")
+        if form.label.note:
+            body.append(f"\nnote: {form.label.note}", "italic")
+        from rich.console import Group
+
+        self.query_one("#critic-form", Static).update(Group(table, Text(""), body))
+
+    def _save(self) -> None:
+        seen = Seen.BLIND if self.hidden else (Seen.GOLD if self.blind else Seen.OPEN)
+        self.services.critic_review.save(self.rater_id, self.unit, self.form.label, seen)
+
+    def action_answer(self, number: int) -> None:
+        """Answer the current question with choice `number`; saved before anything else."""
+        was_hidden = self.hidden
+        if not self.form.press(str(number)):
+            self.app.bell()
+            return
+        self._save()
+        if was_hidden and not self.hidden:
+            self.notify("Saved: the gold and the model are now shown.")
+        self.render_all()
+
+    def action_undo(self) -> None:
+        """Back to the answers before the last change (saved)."""
+        if self.form.undo():
+            self._save()
+        else:  # nothing this visit: the stored history's previous answers
+            previous = self.services.critic_review.undo(self.rater_id, self.unit)
+            if previous is None:
+                self.notify("Nothing to undo on this trajectory.")
+                return
+            self.form = self._form(self.unit)
+        self.render_all()
+
+    def action_note(self) -> None:
+        """Edit the note (saved with the answers)."""
+
+        def save(text: str | None) -> None:
+            if text is not None:
+                self.form.set_note(text)
+                self._save()
+                self.render_all()
+
+        self.app.push_screen(NoteDialog(self.form.label.note or ""), save)
+
+    def _go(self, index: int) -> None:
+        self.index = index
+        self.form = self._form(self.unit)
+        self.render_all()
+
+    def action_move(self, step: int) -> None:
+        """Next / previous trajectory (every answer is already saved)."""
+        index = self.index + step
+        if 0 <= index < len(self.opened.units):
+            self._go(index)
+
+    def action_next_open(self) -> None:
+        """The next trajectory whose label is not complete (wrapping around)."""
+        count = len(self.opened.units)
+        for step in range(1, count + 1):
+            index = (self.index + step) % count
+            if not self._form(self.opened.units[index]).complete:
+                self._go(index)
+                return
+        self.notify("Every trajectory of this dataset has your complete label.")
+
+    def action_toggle_blind(self) -> None:
+        """Blind mode on / off."""
+        self.blind = not self.blind
+        self.form = self._form(self.unit)
+        self.render_all()
+
+    def action_back(self) -> None:
+        """Leave the screen."""
+        self.dismiss(None)
+
+    def action_help(self) -> None:
+        """Every key of this screen."""
+        self.app.push_screen(KeysDialog("CriticTool review", CRITIC_HELP))
