@@ -34,12 +34,12 @@ def metrics(
     run: Annotated[int | None, typer.Option("--run", help="Only this run's predictions.")] = None,
     target_model: Annotated[str | None, typer.Option(help="Only this model's predictions.")] = None,
     similarity_model: Annotated[
-        str,
+        str | None,
         typer.Option(
             help="sentence-transformers model for args/goal/thought similarity: a name or a "
             "local folder (needs the `similarity` extra)."
         ),
-    ] = "all-mpnet-base-v2",
+    ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="One JSON document on stdout.")] = False,
 ) -> None:
     """The reference evaluators' metrics of every model and setting (internal; external in
@@ -47,9 +47,7 @@ def metrics(
     --json, and the paper's overall score (docs/critictool.md)."""
     from w2c_tui.services.critictool_metrics import CriticMetricsService
 
-    model: str | Path = (
-        Path(similarity_model) if Path(similarity_model).exists() else similarity_model
-    )
+    model = _local_or_name(similarity_model)
     with services(ctx) as svc:
         doc = CriticMetricsService(svc.store).compute(
             dataset, run_id=run, target_model=target_model, similarity_model=model
@@ -92,3 +90,10 @@ def _cell(value: object) -> str:
     if isinstance(value, float):
         return f"{value:.3f}"
     return str(value)
+
+
+def _local_or_name(value: str | None) -> str | Path | None:
+    """A local folder as a Path (never taken for a hub name), else the name as given."""
+    if value is None:
+        return None
+    return Path(value) if Path(value).exists() else value

@@ -58,9 +58,9 @@ def report(
     bootstrap: Annotated[int, typer.Option(help="Bootstrap resamples (2000+ for papers).")] = 2000,
     seed: Annotated[int, typer.Option(help="Seed of the bootstrap.")] = 0,
     similarity_model: Annotated[
-        str,
+        str | None,
         typer.Option(help="CriticTool datasets: the similarity model of the metrics section."),
-    ] = "all-mpnet-base-v2",
+    ] = None,
 ) -> None:
     """Write the calibration report: the data it was computed on, coverage, label
     distributions, human reliability, a decision on each judge and scorer (with the rule, the
@@ -96,7 +96,7 @@ def report(
 
 
 def _critic_metrics(
-    svc: Services, dataset: str, similarity_model: str
+    svc: Services, dataset: str, similarity_model: str | None
 ) -> tuple[dict[str, Any] | None, str | None]:
     """The CriticTool metrics of a CriticTool dataset (None otherwise), or why they could not
     be computed (the rest of the report is still written)."""
@@ -105,11 +105,16 @@ def _critic_metrics(
 
     if dataset not in svc.critic.datasets():
         return None, None
-    model: str | Path = (
-        Path(similarity_model) if Path(similarity_model).exists() else similarity_model
-    )
+    model = _local_or_name(similarity_model)
     try:
         doc = CriticMetricsService(svc.store).compute(dataset, similarity_model=model)
     except W2CError as error:
         return None, str(error)
     return doc.as_json(), None
+
+
+def _local_or_name(value: str | None) -> str | Path | None:
+    """A local folder as a Path (never taken for a hub name), else the name as given."""
+    if value is None:
+        return None
+    return Path(value) if Path(value).exists() else value

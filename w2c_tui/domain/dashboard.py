@@ -9,7 +9,7 @@ dashboard_judging and dashboard_figures; this module gathers them.
 
 from __future__ import annotations
 
-from typing import NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from w2c_tui.domain.dashboard_core import *  # noqa: F403
 from w2c_tui.domain.dashboard_core import (
@@ -39,3 +39,5 @@ class DashboardDoc(TypedDict):
     reveal: RevealDoc
     slices: NotRequired[SlicesDoc]
     all_raters: NotRequired[list[str]]
+    critictool: NotRequired[dict[str, Any]]
+    """CriticTool datasets: {'metrics': CriticMetrics as JSON} or {'problem': why not}."""

@@ -3,6 +3,7 @@ per base/evol, and the paper's overall score (runs/critictool/summary.py)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -31,6 +32,8 @@ from w2c_tui.runs.critictool.summary import (
     overall_score,
 )
 
+SIMILARITY_ENV = "W2C_SIMILARITY_MODEL"
+"""A default similarity model (a local folder, say) for the CLI, the report and the dashboard."""
 MEAN_NAMES = {"broke": "break"}
 """Our field names that the reference spells otherwise."""
 
@@ -114,11 +117,13 @@ class CriticMetricsService:
         run_id: int | None = None,
         target_model: str | None = None,
         similarity: Similarity | None = None,
-        similarity_model: str | Path = DEFAULT_MODEL,
+        similarity_model: str | Path | None = None,
     ) -> CriticMetrics:
-        """The metrics of every (model, setting) with predictions in the dataset or run."""
+        """The metrics of every (model, setting) with predictions in the dataset or run;
+        similarity model: `similarity_model`, else W2C_SIMILARITY_MODEL, else the default."""
         name = self.resolve(dataset, run_id)
-        sim = similarity or SentenceSimilarity(similarity_model)
+        model = similarity_model or os.environ.get(SIMILARITY_ENV) or DEFAULT_MODEL
+        sim = similarity or SentenceSimilarity(model)
         samples = {s.item_id: s for s in self._store.critic.samples(name)}
         preds = self._store.critic.predictions(
             dataset=name, target_model=target_model, run_id=run_id
@@ -138,7 +143,7 @@ class CriticMetricsService:
         return CriticMetrics(
             dataset=name,
             run_id=run_id,
-            similarity_model=str(getattr(sim, "model_name", similarity_model)),
+            similarity_model=str(getattr(sim, "model_name", model)),
             settings=tuple(settings),
             overall=tuple(_overall(settings)),
         )

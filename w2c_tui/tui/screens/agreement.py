@@ -1,8 +1,7 @@
 """The agreement screen: can this judge (or log-prob scorer) stand in for a person?
 
-Where the annotator was (tab, rater, cell, options) lives in an `AgreementView` that the
-review screen keeps, so opening a unit and coming back with `a` returns to the same place.
-"""
+Where the annotator was (tab, rater, cell, options) lives in an `AgreementView` that the review
+screen keeps, so opening a unit and coming back with `a` returns to the same place."""
 
 from __future__ import annotations
 
@@ -23,6 +22,7 @@ from w2c_tui.domain.dashboard import DashboardDoc
 from w2c_tui.domain.qa_summary import QASummary
 from w2c_tui.tui.dashboard import judges, metrics, overview, slices
 from w2c_tui.tui.dashboard.common import middle, natural_width
+from w2c_tui.tui.dashboard.critictool import critic_entry, critictool
 from w2c_tui.tui.widgets.drill import DrillDown
 from w2c_tui.tui.widgets.qa_summary import render_qa_summary
 
@@ -177,6 +177,8 @@ class AgreementScreen(Screen[int | None]):
             by=SliceBy(self.view.by) if self.view.by else None,
         )
         document["all_raters"] = every
+        if self.dataset in self.services.critic.datasets():  # the metrics tab shows these
+            document["critictool"] = critic_entry(self.services, self.dataset)
         return document, self.services.qa.summary(self.dataset)
 
     @on(Worker.StateChanged)
@@ -212,7 +214,7 @@ class AgreementScreen(Screen[int | None]):
             ("#panel-overview", overview.overview(document)),
             ("#panel-judges", judges.judges(document)),
             ("#panel-calibration", metrics.calibration(document)),
-            ("#panel-metrics", metrics.metrics(document)),
+            ("#panel-metrics", critictool(document) or metrics.metrics(document)),
             ("#panel-slices", slices.slices(document)),
             ("#panel-qa", render_qa_summary(qa) if qa else Text("No QA summary.")),
         ):

@@ -1,0 +1,66 @@
+"""The metrics tab on a CriticTool dataset: the official metrics of each model and setting
+(the document of `CriticMetrics.as_json()`, or why it could not be computed)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from w2c_tui.io.report.critictool import COLUMNS
+from w2c_tui.io.report.critictool import _cell as cell
+from w2c_tui.tui.dashboard.common import table
+from w2c_tui.tui.plain import cells
+
+if TYPE_CHECKING:
+    from w2c_tui.services import Services
+
+
+def critic_entry(services: Services, dataset: str) -> dict[str, Any]:
+    """The CriticTool metrics of `dataset` (similarity model: W2C_SIMILARITY_MODEL or the
+    default), or why they could not be computed (computed in the dashboard's worker thread)."""
+    from w2c_tui.domain.errors import W2CError
+    from w2c_tui.services.critictool_metrics import CriticMetricsService
+
+    try:
+        return {"metrics": CriticMetricsService(services.store).compute(dataset).as_json()}
+    except W2CError as error:
+        return {"problem": str(error)}
+
+
+def critictool(document: Mapping[str, Any]) -> RenderableType | None:
+    """One table per setting, then the overall scores; None when the dashboard's dataset is not
+    a CriticTool dataset."""
+    entry = document.get("critictool")
+    if entry is None:
+        return None
+    if entry.get("problem"):
+        return Text(f"CriticTool metrics not computed: {entry['problem']}", style="italic")
+    doc: dict[str, Any] = entry["metrics"]
+    if not doc["settings"]:
+        return Text("CriticTool: no predictions stored for this dataset yet.", style="italic")
+    parts: list[RenderableType] = [
+        Text(f"CriticTool metrics · similarity model {doc['similarity_model']}", style="bold")
+    ]
+    for setting in doc["settings"]:
+        mode = f" {setting['mode']}" if setting["mode"] else ""
+        cot = "CoT" if setting["cot"] else "no CoT"
+        missing = f" · {setting['unpredicted']} not predicted" if setting["unpredicted"] else ""
+        keys = [k for k in COLUMNS if k in setting["means"]]
+        t = table(
+            "group",
+            *keys,
+            title=f"{setting['target_model']} · {setting['source']}{mode} · {cot}{missing}",
+        )
+        t.add_row(*cells("all", *(cell(setting["means"][k]) for k in keys)))
+        for group, prefix in ((setting["by_error_type"], "error"), (setting["by_variant"], "data")):
+            for name, means in group.items():
+                t.add_row(*cells(f"{prefix}: {name}", *(cell(means.get(k)) for k in keys)))
+        parts.append(t)
+    for score in doc["overall"]:
+        cot = "CoT" if score["cot"] else "no CoT"
+        who = f"{score['target_model']} ({cot}, {score['mode']})"
+        parts.append(Text(f"overall score {who}: {cell(score['score'])}"))
+    return Group(*parts)
