@@ -167,3 +167,22 @@ def test_local_tiny_model_run(services: Services) -> None:
     assert all(1 <= len(p.rounds) <= 4 for p in ours)
     described = services.runs.describe(first.id)
     assert described["critictool_mode"] == "finish" and described["critictool_cot"] is True
+
+
+def test_a_critictool_run_is_refused_before_it_starts(demo: Services) -> None:
+    demo.imports.import_path(EXTERNAL, dataset="ct")
+    config = RunConfig(
+        method=Method.CRITICTOOL,
+        backend=Backend.OPENAI,
+        model="m",
+        dataset="demo",
+        base_url="http://127.0.0.1:9/v1",
+    )
+    with pytest.raises(RunStartError, match="not one"):
+        demo.runs.create(config)
+    ct = {**config.as_json(), "method": Method.CRITICTOOL, "backend": Backend.OPENAI}
+    with pytest.raises(RunStartError, match="skip or finish"):
+        demo.runs.create(RunConfig(**{**ct, "dataset": "ct", "critic_mode": "stop"}))
+    with pytest.raises(RunStartError, match="at least 0"):
+        demo.runs.create(RunConfig(**{**ct, "dataset": "ct", "retry_limit": -1}))
+    assert demo.runs.all() == []

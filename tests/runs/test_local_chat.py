@@ -178,8 +178,8 @@ def test_a_model_without_a_chat_template_is_refused_at_start(tmp_path: Path) -> 
     data = json.loads(settings.read_text(encoding="utf-8"))
     data.pop("chat_template", None)
     settings.write_text(json.dumps(data), encoding="utf-8")
-    for method in (Method.JUDGE, Method.MCQ_INDEX):
-        with pytest.raises(RunStartError, match="no chat template: judge and mcq_index need"):
+    for method in (Method.JUDGE, Method.MCQ_INDEX, Method.CRITICTOOL):
+        with pytest.raises(RunStartError, match="no chat template: judge, mcq_index and critic"):
             TransformersExecutor(config(method, model=model)).check()
     with pytest.raises(RunStartError, match="judge prompt 'nope' not found"):
         TransformersExecutor(config(Method.JUDGE, judge_prompt="nope")).check()

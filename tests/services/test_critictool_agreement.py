@@ -80,6 +80,9 @@ def test_humans_self_critique_and_a_judge(services: Services, db_url: str) -> No
     doc = json.loads(out.output)
     by_label = {d["label"]: d for d in doc["labels"]}
     assert by_label["category"]["alpha"] == category.alpha.value
+    same = runner.invoke(app, ["--db", db_url, "agreement", "--dataset", "ct", "--json"])
+    assert same.exit_code == 0, same.output  # `w2c agreement` on a CriticTool dataset
+    assert json.loads(same.output) == doc
     text = runner.invoke(app, ["--db", db_url, "critictool", "agreement", "--dataset", "ct"])
     assert text.exit_code == 0 and "self-critique" in text.output and "category" in text.output
 

@@ -56,3 +56,4 @@ async def test_metrics_tab_shows_critictool_metrics(
         shown = console.export_text()
         assert "m · internal · CoT" in shown and "m · external skip · CoT" in shown
         assert "overall score m (CoT, skip)" in shown
+        assert "labels · detect" in shown and "labels · category" in shown  # label agreement

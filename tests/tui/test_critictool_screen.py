@@ -124,6 +124,13 @@ async def test_external_policies_and_note(services: Services) -> None:
         assert label.note == "kept retrying"
         await pilot.press("question_mark")
         assert "answer the current question" in screen_text(app)
+        await pilot.press("escape", "a")  # blind: no agreement
+        assert "turn blind mode off" in screen_text(app)
+        await pilot.press("b", "a")
+        await pilot.pause()
+        shown = screen_text(app)
+        assert "CriticTool agreement — ct-external" in shown
+        assert "Observed policy" in shown and "self-critique" in shown
 
 
 async def test_reached_from_the_datasets_screen(services: Services) -> None:

@@ -3,12 +3,15 @@ CriticTool labels detect and category (nominal)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from w2c_tui.cli.context import console, print_json, services
 from w2c_tui.cli.critictool_cmd import critictool_app
+
+if TYPE_CHECKING:
+    from w2c_tui.services.critictool_agreement import CriticAgreement
 
 
 def _value(value: float | None, reason: str | None = None) -> str:
@@ -29,8 +32,16 @@ def agreement(
 
     with services(ctx) as svc:
         results = CriticAgreementService(svc.store).compute(dataset, target_model)
+    print_critic_agreement(dataset, results, json_out)
+
+
+def print_critic_agreement(dataset: str, results: list[CriticAgreement], json_out: bool) -> None:
+    """The agreement of a CriticTool dataset: one JSON document, or a line and a table per
+    label."""
     if json_out:
-        print_json({"dataset": dataset, "labels": [r.as_json() for r in results]})
+        print_json(
+            {"dataset": dataset, "kind": "critictool", "labels": [r.as_json() for r in results]}
+        )
         return
     from rich.table import Table
 

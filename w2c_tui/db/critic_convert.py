@@ -34,6 +34,22 @@ def tool_dict(tool: Tool) -> dict[str, Any]:
     }
 
 
+def item_tool(tool: Tool) -> dict[str, Any]:
+    """A tool in the item row's (When2Call, JSON-schema) shape, for the generic screens; the
+    CriticTool shape is kept in `critic_sample.tools_json`."""
+    return {
+        "name": tool.name,
+        "description": tool.description or "",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                p.name: {"type": p.type, "description": p.description or ""} for p in tool.params
+            },
+            "required": [p.name for p in tool.required],
+        },
+    }
+
+
 def _tool(data: dict[str, Any]) -> Tool:
     def params(key: str, required: bool) -> tuple[ToolParam, ...]:
         return tuple(

@@ -11,7 +11,7 @@ from sqlmodel import Session, col, func, select
 
 from w2c_tui.db.common import target_model_row
 from w2c_tui.db.convert import dumps
-from w2c_tui.db.critic_convert import first_question, sample_values, tool_dict
+from w2c_tui.db.critic_convert import first_question, item_tool, sample_values
 from w2c_tui.db.tables import DatasetRow, ImportLogRow, ItemRow, ResponseRow
 from w2c_tui.db.tables_critic import CriticPredictionRow, CriticSampleRow
 from w2c_tui.domain.critictool import CriticFile, ExternalMode, Sample, SampleError
@@ -187,7 +187,7 @@ class CriticWriter:
             position=position,
             kind=CRITICTOOL_ITEM_KIND,
             question=first_question(sample),
-            tools_json=dumps([dumps(tool_dict(t)) for t in sample.tools]),
+            tools_json=dumps([dumps(item_tool(t)) for t in sample.tools]),
             answers_json="[]",
             gold=None,
             n_tools=len(sample.tools),

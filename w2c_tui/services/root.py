@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from w2c_tui.services.adjudication import AdjudicationService
     from w2c_tui.services.agreement import AgreementService
     from w2c_tui.services.critictool import CriticService
+    from w2c_tui.services.critictool_agreement import CriticAgreementService
     from w2c_tui.services.critictool_review import CriticReviewService
     from w2c_tui.services.exports import ExportService
     from w2c_tui.services.merge import MergeService
@@ -57,6 +58,13 @@ class Services:
     _preference: PreferenceService | None = field(default=None, repr=False)
     _prompts: PromptService | None = field(default=None, repr=False)
     _critic: CriticService | None = field(default=None, repr=False)
+
+    @property
+    def critic_agreement(self) -> CriticAgreementService:
+        """Agreement on CriticTool labels (numpy and the stats engine load on first use)."""
+        from w2c_tui.services.critictool_agreement import CriticAgreementService
+
+        return CriticAgreementService(self.store)
 
     @property
     def critic_review(self) -> CriticReviewService:

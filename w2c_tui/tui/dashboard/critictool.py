@@ -25,9 +25,41 @@ def critic_entry(services: Services, dataset: str) -> dict[str, Any]:
     from w2c_tui.services.critictool_metrics import CriticMetricsService
 
     try:
-        return {"metrics": CriticMetricsService(services.store).compute(dataset).as_json()}
+        entry: dict[str, Any] = {
+            "metrics": CriticMetricsService(services.store).compute(dataset).as_json()
+        }
     except W2CError as error:
-        return {"problem": str(error)}
+        entry = {"problem": str(error)}
+    entry["label_agreement"] = [r.as_json() for r in services.critic_agreement.compute(dataset)]
+    return entry
+
+
+def label_agreement(entry: Mapping[str, Any]) -> list[RenderableType]:
+    """Humans vs the model's self-critique vs judges on the CriticTool labels (a table per
+    label: α and agreement over all raters, then κ and agreement per pair)."""
+    parts: list[RenderableType] = []
+    for result in entry.get("label_agreement", []):
+        alpha = cell(result["alpha"])
+        t = table(
+            "rater",
+            "rater",
+            "n",
+            "κ",
+            "agreement",
+            title=f"labels · {result['label']} · {result['units']} units · α {alpha}",
+        )
+        for pair in result["pairs"]:
+            t.add_row(
+                *cells(
+                    pair["a"],
+                    pair["b"],
+                    str(pair["n"]),
+                    cell(pair["cohen_kappa"]["value"]),
+                    cell(pair["percent_agreement"]["value"]),
+                )
+            )
+        parts.append(t)
+    return parts
 
 
 def critictool(document: Mapping[str, Any]) -> RenderableType | None:
@@ -37,7 +69,8 @@ def critictool(document: Mapping[str, Any]) -> RenderableType | None:
     if entry is None:
         return None
     if entry.get("problem"):
-        return Text(f"CriticTool metrics not computed: {entry['problem']}", style="italic")
+        problem = Text(f"CriticTool metrics not computed: {entry['problem']}", style="italic")
+        return Group(problem, *label_agreement(entry))
     doc: dict[str, Any] = entry["metrics"]
     if not doc["settings"]:
         return Text("CriticTool: no predictions stored for this dataset yet.", style="italic")
@@ -63,4 +96,4 @@ def critictool(document: Mapping[str, Any]) -> RenderableType | None:
         cot = "CoT" if score["cot"] else "no CoT"
         who = f"{score['target_model']} ({cot}, {score['mode']})"
         parts.append(Text(f"overall score {who}: {cell(score['score'])}"))
-    return Group(*parts)
+    return Group(*parts, *label_agreement(entry))

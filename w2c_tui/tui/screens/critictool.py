@@ -45,14 +45,15 @@ QUESTION_SHORT: dict[Question, str] = {
 }
 
 CRITIC_BINDINGS: list[Binding] = [
-    Binding("1", "answer(1)", "answer 1…6", id="critic-1"),
+    Binding("1", "answer(1)", "answer (1-6)", id="critic-1"),
     *[Binding(str(n), f"answer({n})", str(n), id=f"critic-{n}", show=False) for n in range(2, 7)],
     Binding("u", "undo", "undo", id="critic-undo"),
-    Binding("e", "note", "note", id="critic-note"),
+    Binding("e", "note", "note", id="critic-note", show=False),
     Binding("j,n,down", "move(1)", "next", id="critic-next"),
-    Binding("k,p,up", "move(-1)", "prev", id="critic-prev"),
-    Binding("space", "next_open", "next unfinished", id="critic-next-open"),
+    Binding("k,p,up", "move(-1)", "prev", id="critic-prev", show=False),
+    Binding("space", "next_open", "unfinished", id="critic-next-open"),
     Binding("b", "toggle_blind", "blind", id="critic-blind"),
+    Binding("a", "agreement", "agree", id="critic-agreement"),
     Binding("escape,d", "back", "back", id="critic-back"),
     Binding("question_mark", "help", "help", id="critic-help"),
 ]
@@ -67,6 +68,11 @@ CRITIC_HELP: list[tuple[str, str]] = [
         "b",
         "blind mode: error type, gold and the model hidden until the blind questions "
         "(error, category, expected policy) are answered and saved",
+    ),
+    (
+        "a",
+        "agreement: humans vs the model's self-critique vs judges on detect, category and "
+        "observed policy (with blind off)",
     ),
     ("Esc d", "back"),
     ("?", "this help"),
@@ -240,6 +246,16 @@ class CriticReviewScreen(Screen[None]):
         self.blind = not self.blind
         self.form = self._form(self.unit)
         self.render_all()
+
+    def action_agreement(self) -> None:
+        """Agreement on this dataset's labels (not in blind mode: it summarises others)."""
+        if self.blind:
+            self.notify("Agreement shows other raters' labels: turn blind mode off (b) first.")
+            return
+        from w2c_tui.tui.screens.critictool_agreement import CriticAgreementDialog
+
+        results = self.services.critic_agreement.compute(self.opened.name)
+        self.app.push_screen(CriticAgreementDialog(self.opened.name, results))
 
     def action_back(self) -> None:
         """Leave the screen."""
