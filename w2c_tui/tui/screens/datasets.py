@@ -65,3 +65,6 @@ class DatasetsScreen(Screen[str | None]):
         if table.row_count:
             row_key, _ = table.coordinate_to_cell_key(table.cursor_coordinate)
             self.dismiss(str(row_key.value))
+
+    def action_close(self) -> None:
+        self.dismiss(None)
