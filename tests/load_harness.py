@@ -138,23 +138,33 @@ def run_load(
     seconds: float,
     n_units: int,
     think_s: float = 0.0,
+    run_concurrency: int = 16,
+    server_latency_s: float = 0.02,
 ) -> LoadResult:
-    """Start a run and `n_annotators` labelling processes for `seconds`; check and measure."""
+    """Start a run and `n_annotators` labelling processes for `seconds`; check and measure.
+
+    The annotators start once the worker has written its first result, so the figures cover
+    a run that is writing (a slow worker start on a busy machine does not empty the window);
+    on a small dataset, a low `run_concurrency` and a higher `server_latency_s` keep the run
+    going for the whole window."""
     pairs = units(svc, dataset, n_units)
     assert pairs, "the dataset has no responses to label"
     context = multiprocessing.get_context("spawn")
-    with FakeOpenAI(latency_s=0.02, keep_bodies=False) as server:
+    with FakeOpenAI(latency_s=server_latency_s, keep_bodies=False) as server:
         config = RunConfig(
             method=Method.GENERATE,
             backend=Backend.OPENAI,
             model="fake-model",
             dataset=dataset,
             base_url=server.url,
-            concurrency=16,
+            concurrency=run_concurrency,
         )
         run_id = svc.runs.create(config)
         svc.runs.launch(run_id)
-        time.sleep(1.0)  # the worker is up and writing before the annotators start
+        deadline = time.monotonic() + 120
+        while svc.runs.get(run_id).n_done == 0:  # the worker is up and writing
+            assert time.monotonic() < deadline, "the run's worker wrote nothing in 120 s"
+            time.sleep(0.05)
         done_before = svc.runs.get(run_id).n_done
         started = time.monotonic()
         outs = [workdir / f"annotator-{n}.json" for n in range(n_annotators)]

@@ -14,7 +14,18 @@ from w2c_tui.services import Services
 
 
 def test_labels_and_a_run_at_once_lose_nothing(demo: Services, tmp_path: Path) -> None:
-    result = run_load(demo, "demo", tmp_path, n_annotators=3, seconds=4.0, n_units=30, think_s=0.02)
+    # 30 items, one request at a time, 0.2 s each: the run outlasts the 4 s window
+    result = run_load(
+        demo,
+        "demo",
+        tmp_path,
+        n_annotators=3,
+        seconds=4.0,
+        n_units=30,
+        think_s=0.02,
+        run_concurrency=1,
+        server_latency_s=0.2,
+    )
     assert result.labels > 30, result.line()
     assert (result.lost, result.duplicates, result.errors) == (0, 0, 0), result.line()
     assert result.run_items > 0, result.line()

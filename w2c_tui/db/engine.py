@@ -73,7 +73,8 @@ def make_engine(url: str, *, migrate: bool = True) -> Engine:
     backend = parsed.get_backend_name()
     if backend == "sqlite":
         database = parsed.database
-        if database and database != ":memory:":
+        uri = parsed.query.get("uri") == "true" or (database or "").startswith("file:")
+        if database and database != ":memory:" and not uri:
             Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
         kwargs["connect_args"] = {"check_same_thread": False}
     engine = create_engine(url, **kwargs)
