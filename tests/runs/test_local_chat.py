@@ -179,7 +179,10 @@ def test_a_model_without_a_chat_template_is_refused_at_start(tmp_path: Path) -> 
     data.pop("chat_template", None)
     settings.write_text(json.dumps(data), encoding="utf-8")
     for method in (Method.JUDGE, Method.MCQ_INDEX, Method.CRITICTOOL):
-        with pytest.raises(RunStartError, match="no chat template: judge, mcq_index and critic"):
+        with pytest.raises(
+            RunStartError,
+            match="no chat template: judge, mcq_index, critictool and critictool_judge",
+        ):
             TransformersExecutor(config(method, model=model)).check()
     with pytest.raises(RunStartError, match="judge prompt 'nope' not found"):
         TransformersExecutor(config(Method.JUDGE, judge_prompt="nope")).check()

@@ -22,7 +22,14 @@ run_app = typer.Typer(
 @run_app.command("start")
 def start(
     ctx: typer.Context,
-    method: Annotated[Method, typer.Option(help="What the run computes.")],
+    method: Annotated[
+        Method,
+        typer.Option(
+            help="What the run computes: mcq_logprob, generate, judge (When2Call verdicts on "
+            "--target-model's responses), mcq_index, critictool (CriticTool predictions), "
+            "critictool_judge (an LLM judge answering the CriticTool label questions)."
+        ),
+    ],
     backend: Annotated[
         Backend,
         typer.Option(help="transformers (local) or openai (any OpenAI-compatible server)."),
@@ -44,12 +51,17 @@ def start(
     target_model: Annotated[
         str | None,
         typer.Option(
-            help="Judge runs: the model whose responses are judged. Other runs: the name the "
-            "results are stored under (default: --model)."
+            help="Judge runs: the model whose responses are judged (critictool_judge: whose "
+            "predictions; without it, the samples alone). Other runs: the name the results "
+            "are stored under (default: --model)."
         ),
     ] = None,
     judge_prompt: Annotated[
-        str, typer.Option(help="Judge prompt name or file.")
+        str,
+        typer.Option(
+            help="Judge prompt name or file (critictool_judge: critictool-judge-v1 unless "
+            "another is named)."
+        ),
     ] = "when2call-judge-v1",
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible base URL.")] = None,
     api_key_env: Annotated[
@@ -95,10 +107,20 @@ def start(
         ),
     ] = True,
     critic_mode: Annotated[
-        str, typer.Option("--critic-mode", help="CriticTool: skip or finish (external samples).")
+        str,
+        typer.Option(
+            "--critic-mode",
+            help="CriticTool: skip or finish (external samples; critictool_judge: the mode of "
+            "the predictions judged).",
+        ),
     ] = "skip",
     cot: Annotated[
-        bool, typer.Option("--cot", help="CriticTool: the chain-of-thought instructions.")
+        bool,
+        typer.Option(
+            "--cot",
+            help="CriticTool: the chain-of-thought instructions (critictool_judge: judge the "
+            "CoT predictions).",
+        ),
     ] = False,
     retry_limit: Annotated[
         int, typer.Option(help="CriticTool: retries after an external sample's first call.")

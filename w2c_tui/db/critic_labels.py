@@ -10,20 +10,22 @@ is one more row.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Engine, update
+from sqlalchemy import Engine, insert, update
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from w2c_tui.db.common import dataset_row
 from w2c_tui.db.convert import to_rater
-from w2c_tui.db.tables import ItemRow, RaterRow, ResponseRow, TargetModelRow
+from w2c_tui.db.tables import ItemRow, RaterRow, ResponseRow, TargetModelRow, utcnow
 from w2c_tui.db.tables_team import CriticLabelRow
 from w2c_tui.db.writes import Raced, retry_write, write_session
 from w2c_tui.domain.critictool_labels import CriticLabel
 from w2c_tui.domain.errors import InputError
 from w2c_tui.domain.models import Rater
+from w2c_tui.domain.runs import TaskResult
 from w2c_tui.domain.team import Seen
 
 
@@ -176,3 +178,47 @@ class CriticLabelStore:
                 for item_id, uuid, response_id, model, rater_id, answers in rows
                 if answers != "{}"
             ]
+
+
+def critic_judge_records(
+    session: Session, run_id: int, results: Sequence[TaskResult], rater_id: int
+) -> None:
+    """A CriticTool judge run's answers as `critic_label` rows of its rater (in the run's write
+    transaction): each unit's current row of this rater is retired and the new one points to
+    it, as an annotator's edit does; `source` names the run."""
+    units = {(r.task.item_id, r.task.response_id) for r in results}
+    current: dict[tuple[int, int | None], int] = {}
+    items = sorted({item for item, _ in units})
+    for row_id, item_id, response_id in session.exec(
+        select(CriticLabelRow.id, CriticLabelRow.item_id, CriticLabelRow.response_id).where(
+            col(CriticLabelRow.rater_id) == rater_id,
+            col(CriticLabelRow.is_current).is_(True),
+            col(CriticLabelRow.item_id).in_(items),
+        )
+    ).all():
+        if (item_id, response_id) in units and row_id is not None:
+            current[(item_id, response_id)] = row_id
+    if current:
+        session.execute(
+            update(CriticLabelRow)
+            .where(col(CriticLabelRow.id).in_(sorted(current.values())))
+            .values(is_current=False)
+        )
+    session.execute(
+        insert(CriticLabelRow),
+        [
+            {
+                "rater_id": rater_id,
+                "item_id": r.task.item_id,
+                "response_id": r.task.response_id,
+                "answers_json": r.meta["critic_label"],
+                "source": f"run {run_id}",
+                "seen": None,
+                "raw": r.raw,
+                "supersedes_id": current.get((r.task.item_id, r.task.response_id)),
+                "is_current": True,
+                "created_at": utcnow(),
+            }
+            for r in results
+        ],
+    )

@@ -99,6 +99,11 @@ class CriticQueries:
             )
             return [to_stored_prediction(row, name) for row, name in session.exec(query).all()]
 
+    def judged(self, item_ids: Sequence[int], target_model: str, mode: str, cot: bool) -> set[int]:
+        """The items among `item_ids` with a prediction of `target_model` in a run's setting."""
+        with Session(self.engine) as session:
+            return set(judged_predictions(session, item_ids, target_model, mode, cot))
+
     def clashes(self, item_ids: Sequence[int], target_model: str, mode: str, cot: bool) -> int:
         """How many of these items already have a prediction of `target_model` in a run's
         setting (internal samples: any mode; external: `mode`), CoT or not as `cot`."""
@@ -132,4 +137,29 @@ def critic_samples(session: Session, item_ids: Sequence[int]) -> dict[int, Sampl
         ).all()
         for row in rows:
             found[row.item_id] = to_stored_sample(row, "").sample
+    return found
+
+
+def judged_predictions(
+    session: Session, item_ids: Sequence[int], target_model: str, mode: str, cot: bool
+) -> dict[int, StoredPrediction]:
+    """Item id → the prediction of `target_model` a CriticTool judge run judges: in the run's
+    setting (internal samples: mode ''; external: `mode`), CoT or not as `cot`."""
+    found: dict[int, StoredPrediction] = {}
+    for chunk in chunked(item_ids):
+        rows = session.exec(
+            select(CriticPredictionRow)
+            .join(
+                TargetModelRow, col(TargetModelRow.id) == col(CriticPredictionRow.target_model_id)
+            )
+            .where(
+                col(CriticPredictionRow.item_id).in_(chunk),
+                col(TargetModelRow.name) == target_model,
+                col(CriticPredictionRow.mode).in_(["", mode]),
+                col(CriticPredictionRow.cot).is_(cot),
+            )
+            .order_by(col(CriticPredictionRow.id))
+        ).all()
+        for row in rows:
+            found[row.item_id] = to_stored_prediction(row, target_model)
     return found

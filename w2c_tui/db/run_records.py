@@ -14,8 +14,10 @@ from sqlmodel import Session, col, select
 
 from w2c_tui.db.common import rater_row, target_model_row
 from w2c_tui.db.convert import dumps
+from w2c_tui.db.critic_labels import critic_judge_records
 from w2c_tui.db.critic_runs import critic_records
 from w2c_tui.db.tables import ItemRow, ResponseRow, RunResultRow, RunRow, VerdictRow, utcnow
+from w2c_tui.db.tables_team import CriticLabelRow
 from w2c_tui.db.writes import write_session
 from w2c_tui.domain.labels import Label, VerdictStatus
 from w2c_tui.domain.records import RaterSpec
@@ -103,6 +105,9 @@ class RunRecords:
             if ok and config.method.value == "critictool":
                 made = critic_records(session, run_id, ok, ids.model(session))
                 links = {id(r): (made[i], None) for i, r in enumerate(ok)}
+            elif ok and config.method.value == "critictool_judge":
+                critic_judge_records(session, run_id, ok, ids.rater(session))
+                links = {id(r): (r.task.response_id, None) for r in ok}
             elif ok and config.method.value == "generate":
                 made = self._responses(session, run_id, ok, ids.model(session))
                 links = {id(r): (made[i], None) for i, r in enumerate(ok)}
@@ -268,6 +273,12 @@ class RunRecords:
                 .where(col(RunResultRow.run_id) == run_id)
                 .order_by(col(RunResultRow.id))
             ).all()
+            answers = {
+                (label.item_id, label.response_id): label
+                for label in session.exec(
+                    select(CriticLabelRow).where(col(CriticLabelRow.source) == f"run {run_id}")
+                ).all()
+            }
             out = []
             for row in rows:
                 item = session.get(ItemRow, row.item_id)
@@ -289,6 +300,10 @@ class RunRecords:
                         "retries": row.retries,
                     }
                 )
+                critic = answers.get((row.item_id, row.response_id))
+                if critic is not None and row.status == "ok":
+                    out[-1]["answers"] = json.loads(critic.answers_json)
+                    out[-1]["raw"] = critic.raw
             out.sort(
                 key=lambda r: (
                     r["position"] if r["position"] is not None else -1,

@@ -13,7 +13,7 @@ from sqlmodel import Session, col, select
 
 from w2c_tui.db.common import chunked, dataset_row, rater_row, target_model_row
 from w2c_tui.db.convert import dumps, loads, to_item
-from w2c_tui.db.critic_queries import critic_samples
+from w2c_tui.db.critic_queries import critic_samples, judged_predictions
 from w2c_tui.db.run_claims import RunClaims
 from w2c_tui.db.run_records import RunRecords
 from w2c_tui.db.tables import (
@@ -152,7 +152,9 @@ class RunStore(RunRecords, RunClaims):
             return {(int(i), int(s)) for i, s in rows}
 
     def tasks(self, config: RunConfig, item_ids: Sequence[int]) -> list[Task]:
-        """The run's tasks in item order: items × repeats (judges: × the model's responses)."""
+        """The run's tasks in item order: items × repeats (judges: × the model's responses;
+        CriticTool judges: the samples, or the target model's predictions in the run's
+        setting)."""
         with Session(self.engine) as session:
             ds = dataset_row(session, config.dataset)
             rows = {
@@ -177,8 +179,18 @@ class RunStore(RunRecords, RunClaims):
                         .order_by(col(ResponseRow.id))
                     ).all():
                         responses[response.item_id] = response  # the latest response counts
+            method = config.method.value
             critic = (
-                critic_samples(session, item_ids) if config.method.value == "critictool" else None
+                critic_samples(session, item_ids)
+                if method in ("critictool", "critictool_judge")
+                else None
+            )
+            judged_critic = (
+                judged_predictions(
+                    session, item_ids, config.target_model, config.critic_mode, config.critic_cot
+                )
+                if method == "critictool_judge" and config.target_model
+                else None
             )
             tasks = []
             for item_id in item_ids:
@@ -190,6 +202,18 @@ class RunStore(RunRecords, RunClaims):
                 if config.method.value == "judge" and judged is None:
                     continue
                 if critic is not None and item_id not in critic:
+                    continue
+                if judged_critic is not None:
+                    prediction = judged_critic.get(item_id)
+                    if prediction is None:
+                        continue
+                    tasks.append(
+                        replace(
+                            Task.of(item, 0, prediction.response_id, None),
+                            critic=critic[item_id] if critic else None,
+                            critic_rounds=prediction.rounds,
+                        )
+                    )
                     continue
                 for sample in range(config.repeats):
                     task = Task.of(

@@ -116,6 +116,8 @@ class CriticLabelRow(SQLModel, table=True):
     """domain.critictool_labels.CriticLabel.to_json(); '{}' withdraws the label."""
     source: str | None = None
     seen: str | None = None
+    raw: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    """A judge's reply (every turn, the repair turn included); NULL for people."""
     supersedes_id: int | None = Field(default=None, foreign_key="critic_label.id")
     is_current: bool = True
     created_at: datetime = Field(default_factory=utcnow)

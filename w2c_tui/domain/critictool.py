@@ -150,6 +150,15 @@ class Sample:
         head = Turn(self.turns[0].role, self.system_prompt)
         return (head, *self.turns[1 : self.dataset_turns])
 
+    def review_span(self) -> tuple[int, int]:
+        """[start, end) of the step under review among the dataset turns: the last assistant
+        turn and the tool responses after it (the environment failure, for external samples)."""
+        end = self.dataset_turns
+        start = end - 1
+        while start > 1 and self.turns[start].role != "assistant":
+            start -= 1
+        return start, end
+
     def tool(self, name: str) -> Tool | None:
         """The first tool of the list called `name` (the reference takes the first match)."""
         return next((tool for tool in self.tools if tool.name == name), None)

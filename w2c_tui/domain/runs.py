@@ -25,6 +25,8 @@ class Method(StrEnum):
     MCQ_INDEX = "mcq_index"
     CRITICTOOL = "critictool"
     """CriticTool's inference protocol over a CriticTool dataset (its predictions)."""
+    CRITICTOOL_JUDGE = "critictool_judge"
+    """An LLM judge answering the CriticTool label questions (critic_label rows of its rater)."""
 
 
 class Backend(StrEnum):
@@ -168,6 +170,8 @@ class Task:
     response_text: str | None = None
     critic: Sample | None = None
     """CriticTool runs: the sample (dataset form) the protocol runs on."""
+    critic_rounds: tuple[str, ...] = ()
+    """CriticTool judge runs: the judged prediction's replies (empty: the sample alone)."""
 
     @classmethod
     def of(

@@ -74,8 +74,14 @@ class JudgeReading:
     problem: str | None = None
 
 
-def load_judge_prompt(name_or_path: str) -> JudgePrompt:
-    """A packaged prompt by name, else a prompt file by path; RunStartError if neither."""
+def load_judge_prompt(
+    name_or_path: str,
+    *,
+    required: tuple[str, ...] = ("response",),
+    placeholders: str = "{tools}, {question}, {response}",
+) -> JudgePrompt:
+    """A packaged prompt by name, else a prompt file by path; RunStartError if neither, or
+    when a file lacks one of the `required` placeholders (names without braces)."""
     packaged = PROMPTS_DIR / f"{name_or_path}.txt"
     if _NAME.fullmatch(name_or_path) and packaged.is_file():
         return JudgePrompt(name_or_path, packaged.read_text(encoding="utf-8"))
@@ -90,11 +96,11 @@ def load_judge_prompt(name_or_path: str) -> JudgePrompt:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise RunStartError(f"cannot read judge prompt {path}: {exc}") from exc
-    if "{response}" not in text:
-        raise RunStartError(
-            f"judge prompt {path} has no {{response}} placeholder "
-            "(placeholders: {tools}, {question}, {response})"
-        )
+    for name in required:
+        if "{" + name + "}" not in text:
+            raise RunStartError(
+                f"judge prompt {path} has no {{{name}}} placeholder (placeholders: {placeholders})"
+            )
     return JudgePrompt(path.stem, text)
 
 
@@ -122,13 +128,19 @@ def render_judge_prompt(
     return _PLACEHOLDER.sub(lambda match: values[match.group(1)], prompt.text)
 
 
-def parse_judge_reply(text: str) -> JudgeReading:
-    """Read a reply strictly (see the module docstring); never guesses from prose."""
+def unfence(text: str) -> tuple[str, bool]:
+    """The reply stripped and, when it is exactly one fenced block, that block's content;
+    and whether it was fenced."""
     body = text.strip()
     fence = _FENCE.fullmatch(body)
-    fenced = fence is not None
-    if fence is not None:
-        body = fence.group(1).strip()
+    if fence is None:
+        return body, False
+    return fence.group(1).strip(), True
+
+
+def parse_judge_reply(text: str) -> JudgeReading:
+    """Read a reply strictly (see the module docstring); never guesses from prose."""
+    body, fenced = unfence(text)
     try:
         value = json.loads(body)
     except ValueError:

@@ -136,3 +136,48 @@ def check_run(store: Store, config: RunConfig, item_ids: list[int]) -> None:
             f"({config.critic_mode}, {'CoT' if config.critic_cot else 'no CoT'}): store this run "
             "under another --target-model, or run a second mode on --source external only"
         )
+
+
+def check_judge_run(store: Store, config: RunConfig, item_ids: list[int]) -> list[int]:
+    """RunStartError unless a CriticTool judge run can start: a CriticTool dataset, one repeat,
+    and, with --target-model, predictions of that model in the run's setting to judge; the ids
+    of the items it will judge."""
+    if config.dataset not in store.critic.datasets():
+        raise RunStartError(
+            f"--method critictool_judge judges a CriticTool dataset; {config.dataset!r} is not "
+            "one (import CriticTool files with w2c import)"
+        )
+    if config.repeats != 1:
+        raise RunStartError(
+            "a CriticTool judge labels each unit once: --repeats must be 1 (start another run "
+            "with another --seed to ask again)"
+        )
+    if config.critic_mode not in ("skip", "finish"):
+        raise RunStartError(f"--critic-mode must be skip or finish, not {config.critic_mode!r}")
+    if not config.target_model:
+        wanted = set(item_ids)
+        models = sorted(
+            {
+                p.target_model
+                for p in store.critic.predictions(dataset=config.dataset)
+                if p.item_id in wanted
+            }
+        )
+        if models:
+            raise RunStartError(
+                "these samples have predictions (of " + ", ".join(models) + "), and reviewers "
+                "label each prediction as its own unit: give --target-model to judge one "
+                "model's predictions (without it the judge labels samples that have none)"
+            )
+        return item_ids
+    judged = store.critic.judged(
+        item_ids, config.target_model, config.critic_mode, config.critic_cot
+    )
+    if not judged:
+        raise RunStartError(
+            f"no predictions of {config.target_model!r} to judge in this setting (internal, and "
+            f"external in {config.critic_mode} mode; {'CoT' if config.critic_cot else 'no CoT'}): "
+            "check --target-model, --critic-mode and --cot (w2c critictool metrics lists the "
+            "predictions)"
+        )
+    return [i for i in item_ids if i in judged]

@@ -22,6 +22,16 @@ def rater_spec(config: RunConfig, describe: dict[str, Any]) -> RaterSpec | None:
                 "backend": backend,
             },
         )
+    if config.method is Method.CRITICTOOL_JUDGE:
+        return RaterSpec(
+            RaterKind.JUDGE,
+            config.model,
+            {
+                "prompt": describe.get("judge_prompt_version", config.judge_prompt),
+                "backend": backend,
+                "labels": "critictool",
+            },
+        )
     if config.method is Method.MCQ_LOGPROB:
         return RaterSpec(
             RaterKind.MCQ_LOGPROB,

@@ -81,6 +81,10 @@ class RunService:
             from w2c_tui.services.critictool import check_run
 
             check_run(self._store, config, ids)
+        if config.method is Method.CRITICTOOL_JUDGE:
+            from w2c_tui.services.critictool import check_judge_run
+
+            ids = check_judge_run(self._store, config, ids)
         run_id = self._runs.create(
             config,
             fingerprint=config.fingerprint(),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from w2c_tui.domain.critictool_labels import Question
 from w2c_tui.domain.runs import Method, RunConfig, RunStartError
 from w2c_tui.runs.api import _template
 from w2c_tui.runs.api.calls import Api, refuses
@@ -10,6 +11,7 @@ from w2c_tui.runs.api.echo import NO_ECHO_HELP, NoPromptLogprobs, read_echo
 from w2c_tui.runs.api.judging import ask
 from w2c_tui.runs.api.retry import Attempts, describe_error, with_retries
 from w2c_tui.runs.api.tokens import probe_tokens
+from w2c_tui.runs.critictool.judge import response_format
 
 PROBE_TEXT = "The quick brown fox jumps over the lazy dog."
 """What the echo probe scores: several tokens with any tokenizer."""
@@ -50,6 +52,9 @@ async def check_endpoint(api: Api) -> None:
             await _probe_echo(api)
         elif config.method is Method.JUDGE:
             await ask(api, Attempts(), [{"role": "user", "content": _JUDGE_PROBE}])
+        elif config.method is Method.CRITICTOOL_JUDGE:
+            probe = [{"role": "user", "content": _CRITIC_JUDGE_PROBE}]
+            await ask(api, Attempts(), probe, None, response_format([Question.ERROR]))
         elif served is None or config.model not in served:
             await api.chat(Attempts(), [{"role": "user", "content": "ping"}], max_tokens=1)
     except NoPromptLogprobs as exc:
@@ -126,6 +131,7 @@ async def _check_bos(api: Api) -> None:
 
 
 _JUDGE_PROBE = 'Reply with this JSON object and nothing else: {"classification": "direct"}'
+_CRITIC_JUDGE_PROBE = 'Reply with this JSON object and nothing else: {"error": "no"}'
 
 
 async def _served_models(api: Api, where: str) -> set[str] | None:

@@ -28,13 +28,15 @@ from w2c_tui.runs.api.client import (
     make_client,
     public_url,
 )
-from w2c_tui.runs.api.critic import critictool
+from w2c_tui.runs.api.critic import critic_judge, critictool
 from w2c_tui.runs.api.generate import generate
 from w2c_tui.runs.api.judging import judge
 from w2c_tui.runs.api.mcq import mcq_index, mcq_logprob
 from w2c_tui.runs.api.repeats import Handler, group_repeats, n_handler, process_unit
 from w2c_tui.runs.api.retry import DEFAULT_RETRY_POLICY, Attempts, RetryPolicy
 from w2c_tui.runs.api.tokens import load_api_tokenizer
+from w2c_tui.runs.critictool.judge import load_critic_judge_prompt
+from w2c_tui.runs.critictool.judge import prompt_name as critic_judge_prompt_name
 from w2c_tui.runs.critictool.runner import critic_describe
 from w2c_tui.runs.executor import Emit, ShouldStop
 from w2c_tui.runs.judge import JudgePrompt, load_judge_prompt
@@ -55,7 +57,7 @@ class OpenAIExecutor:
         """RunStartError with what to fix: key variable, URL, server, key, model, echo support."""
         check_config(self.config)
         check_base_url(self.config)
-        if self.config.method is Method.JUDGE:
+        if self.config.method in (Method.JUDGE, Method.CRITICTOOL_JUDGE):
             self._prompt()
         if self.config.method is Method.MCQ_LOGPROB:
             self.tokenizer, self.endpoint.tokenizer_note = load_api_tokenizer(self.config)
@@ -82,7 +84,10 @@ class OpenAIExecutor:
             info["seed"] = config.seed if self.endpoint.seed else "refused by the server"
             if n_handler(config) is not None:
                 info["repeats_via"] = "n choices, where the server gives them"
-        elif config.method is Method.JUDGE:
+        if config.method is Method.GENERATE:
+            if not config.native_tools:
+                info["template_hash"] = prompts.template_hash(config.template)
+        elif config.method in (Method.JUDGE, Method.CRITICTOOL_JUDGE):
             info["judge_prompt_version"] = self._prompt().version
             info["structured_output"] = config.structured and self.endpoint.structured
         elif config.method is Method.MCQ_INDEX:
@@ -137,7 +142,11 @@ class OpenAIExecutor:
 
     def _prompt(self) -> JudgePrompt:
         if self._judge_prompt is None:
-            self._judge_prompt = load_judge_prompt(self.config.judge_prompt)
+            if self.config.method is Method.CRITICTOOL_JUDGE:
+                name = critic_judge_prompt_name(self.config)
+                self._judge_prompt = load_critic_judge_prompt(name)
+            else:
+                self._judge_prompt = load_judge_prompt(self.config.judge_prompt)
         return self._judge_prompt
 
     def _handler(self) -> Handler:
@@ -151,6 +160,12 @@ class OpenAIExecutor:
         if method is Method.CRITICTOOL:
             return critictool
         prompt = self._prompt()
+        if method is Method.CRITICTOOL_JUDGE:
+
+            async def critic_judged(api: Api, task: Task, attempts: Attempts) -> TaskResult:
+                return await critic_judge(api, prompt, task, attempts)
+
+            return critic_judged
 
         async def judged(api: Api, task: Task, attempts: Attempts) -> TaskResult:
             return await judge(api, prompt, task, attempts)

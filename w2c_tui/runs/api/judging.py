@@ -19,7 +19,11 @@ from w2c_tui.runs.judge import (
 
 
 async def ask(
-    api: Api, attempts: Attempts, messages: list[dict[str, Any]], seed: int | None = None
+    api: Api,
+    attempts: Attempts,
+    messages: list[dict[str, Any]],
+    seed: int | None = None,
+    response_format: dict[str, Any] | None = None,
 ) -> tuple[str, bool]:
     """(reply text, structured output requested and accepted); drops response_format for good on
     a server that refuses it (a 400/422 naming response_format or json_schema). Accepted is not
@@ -30,7 +34,10 @@ async def ask(
     if api.config.structured and api.endpoint.structured is not False:
         try:
             completion = await api.chat(
-                attempts, messages, seed=seed, response_format=judge_response_format()
+                attempts,
+                messages,
+                seed=seed,
+                response_format=response_format or judge_response_format(),
             )
             api.endpoint.structured = True
             return _content(completion), True

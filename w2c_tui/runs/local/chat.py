@@ -7,6 +7,8 @@ with `prefix_allowed_tokens_fn` over the token ids of those four replies — oth
 text, read strictly, with one repair turn for unreadable replies, and still unreadable means an
 `invalid` verdict with every reply kept. The MCQ-index classifier is never constrained: it is
 parsed as over the API (one digit 0–3, else the first standalone one, else `invalid`).
+CRITICTOOL_JUDGE (`runs/critictool/judge.py`) is free text, read strictly, with the same single
+repair turn; its replies are never constrained.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from w2c_tui.domain.runs import Method, Task, TaskResult
+from w2c_tui.runs.critictool import judge as critic_judge
 from w2c_tui.runs.executor import Emit, ShouldStop
 from w2c_tui.runs.judge import (
     JUDGE_LABELS,
@@ -82,7 +85,8 @@ def judge_replies() -> list[str]:
 
 
 class ChatRunner:
-    """Runs JUDGE (with `prompt`) or MCQ_INDEX over tasks, `batch_size` prompts per pass."""
+    """Runs JUDGE or CRITICTOOL_JUDGE (with `prompt`) or MCQ_INDEX over tasks, `batch_size`
+    prompts per pass."""
 
     def __init__(
         self,
@@ -95,7 +99,7 @@ class ChatRunner:
         max_tokens: int,
         structured: bool,
     ) -> None:
-        assert method in (Method.JUDGE, Method.MCQ_INDEX)
+        assert method in (Method.JUDGE, Method.MCQ_INDEX, Method.CRITICTOOL_JUDGE)
         assert method is Method.MCQ_INDEX or prompt is not None
         self.loaded = loaded
         self.method = method
@@ -124,6 +128,8 @@ class ChatRunner:
         if self.method is Method.MCQ_INDEX:
             return mcq_index_messages(task)
         assert self.prompt is not None
+        if self.method is Method.CRITICTOOL_JUDGE:
+            return critic_judge.judge_messages(self.prompt, task)
         if task.response_text is None:
             raise ValueError("the task has no response to judge")
         return judge_messages(self.prompt, task)
@@ -151,17 +157,23 @@ class ChatRunner:
             pairs = zip(batch, first, strict=True)
             return [mcq_index_result(c.task, reply) for c, reply in pairs]
         assert self.prompt is not None
+        critic = self.method is Method.CRITICTOOL_JUDGE
         unread = [
-            (i, self._conversation(c.task, repair_messages(c.messages, first[i])))
+            (i, self._conversation(c.task, self._repair(c, first[i])))
             for i, c in enumerate(batch)
-            if parse_judge_reply(first[i]).label is None
+            if not (
+                critic_judge.readable(first[i], c.task)
+                if critic
+                else parse_judge_reply(first[i]).label is not None
+            )
         ]
         second: dict[int, str] = {}
         if unread:
             replies = self._generate([conversation for _, conversation in unread])
             second = {i: reply for (i, _), reply in zip(unread, replies, strict=True)}
+        result = critic_judge.judge_result if critic else judge_result
         return [
-            judge_result(
+            result(
                 c.task,
                 self.prompt,
                 [first[i]] if i not in second else [first[i], second[i]],
@@ -169,6 +181,11 @@ class ChatRunner:
             )
             for i, c in enumerate(batch)
         ]
+
+    def _repair(self, conversation: Conversation, reply: str) -> Messages:
+        if self.method is Method.CRITICTOOL_JUDGE:
+            return critic_judge.repair_messages(conversation.messages, reply, conversation.task)
+        return repair_messages(conversation.messages, reply)
 
     def _batch(self, tasks: list[Task]) -> list[TaskResult]:
         prepared: list[Conversation] = []
@@ -178,7 +195,7 @@ class ChatRunner:
                 prepared.append(self._conversation(task, self._messages(task)))
             except Exception as exc:
                 errors.append(TaskResult(task=task, error=f"cannot render the prompt: {exc}"))
-        where = "judging" if self.method is Method.JUDGE else "choosing an option"
+        where = "choosing an option" if self.method is Method.MCQ_INDEX else "judging"
         return errors + split_on_failure(prepared, self._compute, _task, where)
 
     def run(self, tasks: Sequence[Task], emit: Emit, should_stop: ShouldStop) -> None:

@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from w2c_tui.domain.runs import Method, RunConfig, RunStartError, Task
+from w2c_tui.runs.critictool.judge import load_critic_judge_prompt
+from w2c_tui.runs.critictool.judge import prompt_name as critic_judge_prompt_name
 from w2c_tui.runs.critictool.runner import critic_describe
 from w2c_tui.runs.executor import Emit, ShouldStop
 from w2c_tui.runs.judge import JudgePrompt, load_judge_prompt
@@ -25,10 +27,12 @@ from w2c_tui.runs.prompts import CHAT, TemplateError, check_template, template_h
 from w2c_tui.runs.prompts.chat import chat_template_hash
 
 NO_CHAT_TEMPLATE = (
-    "judge, mcq_index and critictool need a chat model (an instruct model with a chat template)"
+    "judge, mcq_index, critictool and critictool_judge need a chat model (an instruct model "
+    "with a chat template)"
 )
 
-CHAT_METHODS = (Method.JUDGE, Method.MCQ_INDEX, Method.CRITICTOOL)
+CHAT_METHODS = (Method.JUDGE, Method.MCQ_INDEX, Method.CRITICTOOL, Method.CRITICTOOL_JUDGE)
+JUDGES = (Method.JUDGE, Method.CRITICTOOL_JUDGE)
 
 
 class TransformersExecutor:
@@ -45,12 +49,16 @@ class TransformersExecutor:
 
     def _prompt(self) -> JudgePrompt:
         if self._judge_prompt is None:
-            self._judge_prompt = load_judge_prompt(self.config.judge_prompt)
+            if self.config.method is Method.CRITICTOOL_JUDGE:
+                name = critic_judge_prompt_name(self.config)
+                self._judge_prompt = load_critic_judge_prompt(name)
+            else:
+                self._judge_prompt = load_judge_prompt(self.config.judge_prompt)
         return self._judge_prompt
 
     def _check_config(self) -> None:
         config = self.config
-        if config.method is Method.JUDGE:
+        if config.method in JUDGES:
             self._prompt()
         if config.batch_size < 1:
             raise RunStartError(f"--batch-size must be at least 1, got {config.batch_size}")
@@ -139,6 +147,9 @@ class TransformersExecutor:
         if config.method is Method.JUDGE:
             info["judge_prompt_version"] = self._prompt().version
             info["structured_output"] = "constrained decoding" if config.structured else False
+        elif config.method is Method.CRITICTOOL_JUDGE:
+            info["judge_prompt_version"] = self._prompt().version
+            info["structured_output"] = False
         elif config.method is Method.MCQ_INDEX:
             info["mcq_prompt_version"] = mcq_index_prompt_version()
         else:
@@ -179,7 +190,7 @@ class TransformersExecutor:
             ChatRunner(
                 loaded,
                 config.method,
-                prompt=self._prompt() if config.method is Method.JUDGE else None,
+                prompt=self._prompt() if config.method in JUDGES else None,
                 batch_size=config.batch_size,
                 temperature=config.temperature,
                 max_tokens=config.max_tokens,

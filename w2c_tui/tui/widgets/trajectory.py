@@ -52,13 +52,8 @@ def error_title(error_type: str | None) -> str:
 
 
 def review_span(sample: Sample) -> tuple[int, int]:
-    """[start, end) of the step under review among the dataset turns: the last assistant turn
-    and the tool responses after it (the environment failure, for external samples)."""
-    end = sample.dataset_turns
-    start = end - 1
-    while start > 1 and sample.turns[start].role != "assistant":
-        start -= 1
-    return start, end
+    """[start, end) of the step under review (`Sample.review_span`)."""
+    return sample.review_span()
 
 
 def step_text(step: Step) -> str:

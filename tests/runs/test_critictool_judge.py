@@ -1,0 +1,292 @@
+"""`--method critictool_judge`: an LLM judge answers the CriticTool label questions. Reading its
+replies strictly, the prompt it gets (no gold, the step under review marked), and a run through
+the real openai client against the test server whose answers land as `critic_label` rows of
+the judge's rater, beside humans and the self-critique in the agreement engine."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("openai")
+
+from fake_server import FakeOpenAI
+
+from w2c_tui.domain.critictool import Step
+from w2c_tui.domain.critictool_labels import CriticLabel, ErrorCategory, Policy, Question
+from w2c_tui.domain.labels import RaterKind
+from w2c_tui.domain.runs import Backend, Method, RunConfig, RunStartError, RunStatus, Task
+from w2c_tui.io.critictool import read_critictool
+from w2c_tui.runs.critictool import judge
+from w2c_tui.services import Services
+from w2c_tui.services.critictool_agreement import CriticAgreementService
+
+FIXTURES = Path(__file__).resolve().parents[1] / "io" / "fixtures" / "critictool"
+PREDICTIONS = FIXTURES / "predictions" / "interal_base_data_wo_cot.json"
+EXTERNAL = FIXTURES / "predictions" / "external_skip_base_data_wo_cot.json"
+DATASET = FIXTURES / "dataset" / "internal_error" / "base_data_wo_cot.json"
+Q = Question
+INTERNAL_JUDGED = (Q.ERROR, Q.CATEGORY, Q.CRITIQUE, Q.TOOL, Q.ARGS)
+ANSWER = {
+    "error": "yes",
+    "category": "parameters_value_error",
+    "critique_right": "yes",
+    "tool_right": "yes",
+    "args_right": "no",
+}
+
+
+def test_a_full_reply_becomes_the_label() -> None:
+    reading = judge.parse_reply(json.dumps(ANSWER), INTERNAL_JUDGED)
+    assert reading.problem is None and not reading.fenced
+    assert reading.label == CriticLabel(
+        error=True,
+        category=ErrorCategory.PARAMETERS_VALUE,
+        critique_right=True,
+        tool_right=True,
+        args_right=False,
+    )
+    fenced = judge.parse_reply(
+        '```json\n{"error": false, "category": " None ", "extra": 1}\n```', (Q.ERROR, Q.CATEGORY)
+    )
+    assert fenced.fenced and fenced.label == CriticLabel(error=False, category=ErrorCategory.NONE)
+
+
+@pytest.mark.parametrize(
+    ("reply", "problem"),
+    [
+        ("The step has a parameter value error.", "not valid JSON"),
+        ('["yes"]', "not a JSON object"),
+        ('{"error": "yes"}', "no 'category'"),
+        ('{"error": "maybe", "category": "none"}', "'error' must be one of yes, no, not \"maybe\""),
+        ('{"error": "yes", "category": "typo"}', "'category' must be one of"),
+        ('{"error": "no", "category": "tool_select_error"}', "'error' is 'no' but 'category'"),
+        ('{"error": "yes", "category": "none"}', "'error' is 'yes' but 'category' is 'none'"),
+    ],
+)
+def test_a_reply_is_never_guessed(reply: str, problem: str) -> None:
+    reading = judge.parse_reply(reply, (Q.ERROR, Q.CATEGORY))
+    assert reading.label is None
+    assert reading.problem is not None and reading.problem.startswith(problem), reading.problem
+
+
+def test_the_questions_follow_the_unit() -> None:
+    internal = read_critictool(DATASET).samples[0]
+    external = read_critictool(EXTERNAL).samples[0]
+    assert judge.questions_for(internal, judged=False) == (Q.ERROR, Q.CATEGORY)
+    assert judge.questions_for(internal, judged=True) == INTERNAL_JUDGED
+    assert judge.questions_for(external, judged=False) == (
+        Q.ERROR,
+        Q.CATEGORY,
+        Q.EXPECTED_POLICY,
+    )
+    assert judge.questions_for(external, judged=True)[-1] is Q.OBSERVED_POLICY
+    schema = judge.response_format(judge.questions_for(external, judged=True))
+    properties = schema["json_schema"]["schema"]["properties"]
+    assert properties["observed_policy"]["enum"] == [p.value for p in Policy]
+    assert properties["category"]["enum"][-1] == "none"
+
+
+def test_the_prompt_shows_the_step_and_the_replies_but_no_gold() -> None:
+    sample = read_critictool(DATASET).samples[0]
+    secret = replace(sample, gold=(Step("GOLDTOOL", {"city": "GOLDVALUE"}, "GOLDTHOUGHT"),))
+    task = replace(
+        Task(item_id=1, uuid=sample.sample_id, question="", tools=(), answers=(), gold=None),
+        critic=secret,
+        critic_rounds=("REPLY-ONE",),
+    )
+    prompt = judge.load_critic_judge_prompt(judge.DEFAULT_CRITIC_JUDGE_PROMPT)
+    text = judge.render_prompt(prompt, task)
+    assert "GOLD" not in text
+    assert sample.error_type is None or f"injected {sample.error_type}" not in text
+    assert "REPLY-ONE" in text and ">>> STEP UNDER REVIEW" in text
+    for tool in sample.tools:
+        assert f"\n{tool.name}(" in text
+    assert sample.turns[-1].content in text.split(">>> STEP UNDER REVIEW")[1]
+    assert sample.system_prompt not in text  # folded to the tool list
+    for question in INTERNAL_JUDGED:
+        assert f'"{question.value}": "<' in text
+    alone = judge.render_prompt(prompt, replace(task, critic_rounds=()))
+    assert "<AGENT_OUTPUT>" not in alone and "critique_right" not in alone
+
+
+def test_a_prompt_file_needs_the_questions_and_the_answer_format(tmp_path: Path) -> None:
+    path = tmp_path / "mine.txt"
+    path.write_text("Judge this: {trajectory}", encoding="utf-8")
+    with pytest.raises(RunStartError, match=r"no \{questions\} placeholder"):
+        judge.load_critic_judge_prompt(str(path))
+    path.write_text("{trajectory}\n{questions}\n{answer_format}", encoding="utf-8")
+    assert judge.load_critic_judge_prompt(str(path)).name == "mine"
+
+
+def scripted(tmp_path: Path) -> tuple[Path, list[str]]:
+    """The predictions fixture with markers for the test server: sample 1 answers prose then
+    a readable repair, sample 2 never answers readably, sample 3 says "no error"."""
+    data = json.loads(PREDICTIONS.read_text(encoding="utf-8"))
+    ids = list(data)
+    prose = "[[reply:It looks wrong to me.]] [[repair:" + json.dumps(ANSWER) + "]]"
+    never = "[[reply:no idea]] [[repair:still no idea]]"
+    clean = {**ANSWER, "error": "no", "category": "none"}
+    fine = "[[reply:" + json.dumps(clean) + "]]"
+    for sample_id, marker in zip(ids[1:4], (prose, never, fine), strict=True):
+        data[sample_id]["query_prompt"][1]["content"] += " " + marker
+    path = tmp_path / "interal_base_data_wo_cot.json"
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+    return path, ids
+
+
+def judge_config(server: FakeOpenAI, **overrides: object) -> RunConfig:
+    values: dict[str, object] = {
+        "method": Method.CRITICTOOL_JUDGE,
+        "backend": Backend.OPENAI,
+        "model": "fake-model",
+        "dataset": "ct",
+        "target_model": "tiny",
+        "base_url": server.url,
+        "concurrency": 3,
+        "structured": False,
+    }
+    values.update(overrides)
+    return RunConfig(**values)  # type: ignore[arg-type]
+
+
+def test_a_judge_run_writes_labels_that_meet_the_humans(services: Services, tmp_path: Path) -> None:
+    svc = services
+    path, ids = scripted(tmp_path)
+    svc.critic.import_file(path, dataset="ct", target_model="tiny")
+    units = svc.critic_review.open("ct", "tiny").units
+    assert len(units) == len(ids) == 21
+    with FakeOpenAI(default_reply=json.dumps(ANSWER)) as server:
+        run_id = svc.runs.create(judge_config(server))
+        info = svc.runs.execute(run_id)
+        bodies = [s.body for s in server.seen if s.path.endswith("/chat/completions")]
+    assert info.status is RunStatus.DONE, info
+    assert (info.n_total, info.n_done, info.n_error) == (21, 20, 1)
+    results = {r["uuid"]: r for r in svc.runs.results(run_id)}
+    unread = results[ids[2]]
+    assert unread["status"] == "error" and "still no idea" in unread["error"]
+    assert "could not be read" in unread["error"]
+    assert results[ids[1]]["answers"]["category"] == "parameters_value_error"
+    assert "--- repair turn ---" in results[ids[1]]["raw"]
+    assert results[ids[3]]["answers"] == {
+        "error": "no",
+        "category": "none",
+        "critique_right": "yes",
+        "tool_right": "yes",
+        "args_right": "no",
+    }
+    # every first turn asked the questions of a judged prediction and showed the prediction
+    asked = [b["messages"][0]["content"] for b in bodies if b and len(b["messages"]) == 1]
+    assert asked[0].endswith('{"error": "no"}')  # the start-up check's probe
+    asked = asked[1:]
+    assert len(asked) == 21
+    for text in asked:
+        assert "<AGENT_OUTPUT>" in text and "critique_right" in text
+        assert "observed_policy" not in text  # internal samples have no policy
+    repairs = [b["messages"][-1]["content"] for b in bodies if b and len(b["messages"]) == 3]
+    assert len(repairs) == 2 and all("(not valid JSON)" in r for r in repairs)
+    # the judge is a rater like any other: its labels are current rows on the prediction units
+    ratings = [r for r in svc.critic_review.ratings("ct") if r.rater.kind is RaterKind.JUDGE]
+    assert len(ratings) == 20
+    assert {(r.item_id, r.response_id) for r in ratings} <= {
+        (u.item_id, u.response_id) for u in units
+    }
+    human = svc.critic_review.rater("ann")
+    for unit in units[:5]:
+        svc.store.critic_labels.set_label(
+            human,
+            unit.item_id,
+            unit.response_id,
+            CriticLabel(error=True, category=ErrorCategory.PARAMETERS_VALUE),
+        )
+    agreement = {a.label: a for a in CriticAgreementService(svc.store).compute("ct", "tiny")}
+    category = agreement["category"]
+    assert "judge:fake-model" in category.raters
+    pair = {(p.a, p.b): p for p in category.pairs}[("ann", "judge:fake-model")]
+    assert pair.n == 4  # ids[2] has no judge label: 5 human units, 4 shared
+    assert pair.percent_agreement.value == 3 / 4  # ids[3]: the judge said none
+
+    # a second run of the same judge supersedes its labels: one current row per unit
+    with FakeOpenAI(default_reply=json.dumps({**ANSWER, "args_right": "yes"})) as server:
+        again = svc.runs.execute(svc.runs.create(judge_config(server)))
+    assert again.status is RunStatus.DONE
+    ratings = [r for r in svc.critic_review.ratings("ct") if r.rater.kind is RaterKind.JUDGE]
+    assert len(ratings) == 20
+    unit = units[0]
+    judge_id = ratings[0].rater.id
+    history = svc.store.critic_labels.history(judge_id, unit.item_id, unit.response_id)
+    assert [h.args_right for h in history] == [False, True]
+
+
+def test_judge_runs_that_cannot_start_say_why(services: Services, tmp_path: Path) -> None:
+    svc = services
+    svc.critic.import_file(PREDICTIONS, dataset="ct", target_model="tiny")
+    svc.critic.import_file(DATASET, dataset="plain")
+    with FakeOpenAI() as server:
+        with pytest.raises(RunStartError, match="give --target-model"):
+            svc.runs.create(judge_config(server, target_model=None))
+        with pytest.raises(RunStartError, match="no predictions of 'other'"):
+            svc.runs.create(judge_config(server, target_model="other"))
+        with pytest.raises(RunStartError, match="--repeats must be 1"):
+            svc.runs.create(judge_config(server, repeats=2))
+        svc.imports.import_demo()
+        with pytest.raises(RunStartError, match="'demo' is not one"):
+            svc.runs.create(judge_config(server, dataset="demo"))
+    # samples without predictions are judged alone: the blind questions only
+    reply = '{"error": "yes", "category": "tool_select_error"}'
+    with FakeOpenAI(default_reply=reply) as server:
+        info = svc.runs.execute(
+            svc.runs.create(judge_config(server, dataset="plain", target_model=None))
+        )
+        asked = [
+            s.body["messages"][0]["content"] for s in server.seen if s.body and "messages" in s.body
+        ]
+    n = len(svc.critic_review.open("plain").units)
+    assert (info.status, info.n_done, info.n_error) == (RunStatus.DONE, n, 0)
+    assert not any("<AGENT_OUTPUT>" in a or "critique_right" in a for a in asked[1:])
+    ratings = [r for r in svc.critic_review.ratings("plain") if r.rater.kind is RaterKind.JUDGE]
+    assert len(ratings) == n and {r.response_id for r in ratings} == {None}
+    assert {r.label.category for r in ratings} == {ErrorCategory.TOOL_SELECT}
+
+
+def test_a_local_chat_model_judges_with_one_repair_turn(services: Services) -> None:
+    """The tiny Qwen2 model (random weights) never writes the JSON object: every unit gets
+    its first reply and one repair turn, then an error that quotes both; no label is
+    invented."""
+    from tiny_models import tiny_model_dir
+
+    services.critic.import_file(DATASET, dataset="plain")
+    config = RunConfig(
+        method=Method.CRITICTOOL_JUDGE,
+        backend=Backend.TRANSFORMERS,
+        model=str(tiny_model_dir("qwen2")),
+        dataset="plain",
+        max_tokens=4,
+        batch_size=4,
+        device="cpu",
+        dtype="float32",
+        threads=1,
+        limit=5,
+    )
+    info = services.runs.execute(services.runs.create(config))
+    assert (info.status, info.n_total, info.n_done + info.n_error) == (RunStatus.DONE, 5, 5)
+    for result in services.runs.results(info.id):
+        if result["status"] == "error":
+            assert "could not be read" in result["error"] and "repair turn" in result["error"]
+        else:  # a random model that happens to write a full answer is read like any judge
+            assert (
+                judge.parse_reply(
+                    result["raw"].split("\n--- repair turn ---\n")[-1], (Q.ERROR, Q.CATEGORY)
+                ).label
+                is not None
+            )
+    ratings = [
+        r for r in services.critic_review.ratings("plain") if r.rater.kind is RaterKind.JUDGE
+    ]
+    assert len(ratings) == info.n_done
+    assert services.runs.describe(info.id)["judge_prompt_version"].startswith(
+        "critictool-judge-v1@"
+    )
