@@ -132,3 +132,85 @@ def test_a_differing_dataset_or_a_foreign_file_is_refused_and_nothing_is_written
     junk.write_text("hello", encoding="utf-8")
     code, _, err = w2c(services.url, "merge", str(junk))
     assert code == 2 and "not an SQLite database" in err and str(junk) in err
+
+
+CRITIC = (
+    Path(__file__).resolve().parents[1]
+    / "io"
+    / "fixtures"
+    / "critictool"
+    / "predictions"
+    / "interal_base_data_wo_cot.json"
+)
+
+
+def critic_laptop(path: Path, who: str, categories: list[str], undo_first: bool = False) -> Path:
+    """A per-annotator database with the CriticTool fixture and `who`'s labels on the first
+    predictions (one edited first, so history travels too)."""
+    from w2c_tui.domain.critictool_labels import CriticLabel, ErrorCategory
+
+    svc = open_services(f"sqlite:///{path}")
+    try:
+        svc.critic.import_file(CRITIC, dataset="ct", target_model="tiny")
+        review = svc.critic_review
+        rater = review.rater(who)
+        units = review.open("ct").units
+        for unit, category in zip(units, categories, strict=False):
+            cat = ErrorCategory(category)
+            if undo_first:
+                first = CriticLabel(error=True, category=ErrorCategory.TOOL_SELECT)
+                svc.store.critic_labels.set_label(rater, unit.item_id, unit.response_id, first)
+                undo_first = False
+            label = CriticLabel(error=cat is not ErrorCategory.NONE, category=cat)
+            svc.store.critic_labels.set_label(rater, unit.item_id, unit.response_id, label)
+    finally:
+        svc.close()
+    return path
+
+
+def test_critictool_labels_merge_with_history_once_and_conflicts_reported(
+    services: Services, tmp_path: Path
+) -> None:
+    ann = critic_laptop(
+        tmp_path / "ann.db", "ann", ["parameters_value_error", "none"], undo_first=True
+    )
+    ben = critic_laptop(tmp_path / "ben.db", "ben", ["parameters_value_error", "tool_select_error"])
+    services.critic.import_file(CRITIC, dataset="ct", target_model="tiny")
+
+    code, out, err = w2c(services.url, "merge", str(ann), str(ben), "--json")
+    assert code == 0, err
+    first = json.loads(out)["sources"]
+    assert [(s["critic_labels"], s["critic_labels_known"]) for s in first] == [(3, 0), (2, 0)]
+    ratings = services.critic_review.ratings("ct")
+    current = {(r.rater.name, r.item_id, r.response_id): r.label for r in ratings}
+    assert len(current) == 4
+    assert {d.name: d.n_human_labels for d in services.datasets.all()}["ct"] == 4
+    units = services.critic_review.open("ct").units
+    unit = units[0]
+    ann_id = services.critic_review.rater("ann")
+    history = services.store.critic_labels.history(ann_id, unit.item_id, unit.response_id)
+    assert [h.category.value for h in history if h.category] == [
+        "tool_select_error",
+        "parameters_value_error",
+    ]
+    assert current[("ann", unit.item_id, unit.response_id)].category.value == (  # type: ignore[union-attr]
+        "parameters_value_error"
+    )
+    agreement = {a.label: a for a in services.critic_agreement.compute("ct")}
+    assert ("ann", "ben") in {(p.a, p.b) for p in agreement["category"].pairs}
+
+    code, out, err = w2c(services.url, "merge", str(ann), str(ben), "--json")  # again
+    again = json.loads(out)["sources"]
+    assert [(s["critic_labels"], s["critic_labels_known"]) for s in again] == [(0, 3), (0, 2)]
+    assert len(services.critic_review.ratings("ct")) == 4
+
+    later = critic_laptop(tmp_path / "ann2.db", "ann", ["environment_error"])
+    code, out, err = w2c(services.url, "merge", str(later))
+    assert code == 0, err
+    assert "conflict: ann on" in out and "environment_error" in out, out
+    current = {
+        (r.rater.name, r.item_id, r.response_id): r.label
+        for r in services.critic_review.ratings("ct")
+    }
+    assert current[("ann", unit.item_id, unit.response_id)].category.value == "environment_error"  # type: ignore[union-attr]
+    assert len(current) == 4

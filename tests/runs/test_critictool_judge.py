@@ -226,7 +226,7 @@ def test_judge_runs_that_cannot_start_say_why(services: Services, tmp_path: Path
     svc.critic.import_file(PREDICTIONS, dataset="ct", target_model="tiny")
     svc.critic.import_file(DATASET, dataset="plain")
     with FakeOpenAI() as server:
-        with pytest.raises(RunStartError, match="give --target-model"):
+        with pytest.raises(RunStartError, match=r"give the target model \(--target-model\)"):
             svc.runs.create(judge_config(server, target_model=None))
         with pytest.raises(RunStartError, match="no predictions of 'other'"):
             svc.runs.create(judge_config(server, target_model="other"))

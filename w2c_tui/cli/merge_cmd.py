@@ -27,7 +27,8 @@ def merge(
     ] = False,
     json_out: Annotated[bool, typer.Option("--json", help="the report as JSON")] = False,
 ) -> None:
-    """Bring labels, adjudications, flags, notes, assignments and guidelines from other w2c
+    """Bring labels (When2Call and CriticTool), adjudications, flags, notes, assignments and
+    guidelines from other w2c
     databases (each annotator's laptop, say) into one: datasets matched by name and content (a
     file whose items differ is refused, naming them), items by uuid, annotators by name,
     responses by model and text; history is kept; merging a file twice changes nothing; when one
@@ -48,7 +49,8 @@ def merge(
         for c in counts:
             typer.echo(
                 f"{c.source} → {svc.public_url}: {verb} {c.verdicts} label(s) "
-                f"({c.verdicts_known} already there), {c.flags} flag(s), {c.notes} note(s), "
+                f"({c.verdicts_known} already there), {c.critic_labels} CriticTool label(s) "
+                f"({c.critic_labels_known} already there), {c.flags} flag(s), {c.notes} note(s), "
                 f"{c.assignments} assignment(s), {c.guidelines} guideline version(s), "
                 f"{c.raters} annotator(s)"
             )

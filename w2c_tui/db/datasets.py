@@ -1,4 +1,5 @@
-"""Dataset listing with item, response and label counts."""
+"""Dataset listing with item, response and label counts (human labels: current When2Call
+verdicts and CriticTool labels of people)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from w2c_tui.db.tables import (
     TargetModelRow,
     VerdictRow,
 )
+from w2c_tui.db.tables_team import CriticLabelRow
 from w2c_tui.domain.labels import RaterKind, VerdictStatus
 from w2c_tui.domain.models import Dataset
 
@@ -51,6 +53,19 @@ class DatasetQueries:
                     .group_by(col(ItemRow.dataset_id))
                 ).all()
             )
+            critic = session.exec(  # CriticTool labels (answers withdrawn with '{}' are none)
+                select(ItemRow.dataset_id, func.count())
+                .join(CriticLabelRow, col(CriticLabelRow.item_id) == col(ItemRow.id))
+                .join(RaterRow, col(RaterRow.id) == col(CriticLabelRow.rater_id))
+                .where(
+                    col(RaterRow.kind) == RaterKind.HUMAN.value,
+                    col(CriticLabelRow.is_current).is_(True),
+                    col(CriticLabelRow.answers_json) != "{}",
+                )
+                .group_by(col(ItemRow.dataset_id))
+            ).all()
+            for dataset_id, count in critic:
+                labels[dataset_id] = labels.get(dataset_id, 0) + count
             rows = session.exec(select(DatasetRow).order_by(col(DatasetRow.name))).all()
             out = []
             for row in rows:

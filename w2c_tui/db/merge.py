@@ -1,5 +1,5 @@
-"""`w2c merge`: other w2c databases' human work (labels, adjudications, flags, notes,
-assignments, guidelines) brought into this one, all sources in one transaction."""
+"""`w2c merge`: other w2c databases' human work (labels, CriticTool labels, adjudications,
+flags, notes, assignments, guidelines) brought into this one, all sources in one transaction."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ def merge_files(engine: Engine, paths: Sequence[Path], *, dry_run: bool = False)
             merger.map_raters()
             merger.guidelines()
             merger.verdicts()
+            merger.critic_labels()
             merger.flags_and_notes()
             merger.assignments()
             session.flush()

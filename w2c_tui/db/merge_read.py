@@ -1,4 +1,5 @@
-"""Reading another w2c database for `w2c merge`: what people made there, keyed by identity.
+"""Reading another w2c database for `w2c merge`: what people made there, keyed by identity
+(When2Call verdicts, CriticTool labels, flags, notes, guidelines, assignments).
 
 Nothing here uses the source's row ids as identities: items are known by uuid, raters by their
 key, target models by name, responses by (item, model, text), datasets by name and content.
@@ -22,6 +23,7 @@ from sqlalchemy import Engine, create_engine
 from sqlalchemy.pool import NullPool
 from sqlmodel import select
 
+from w2c_tui.db.merge_critic import read_critic_labels
 from w2c_tui.db.migrate import check_known, head_revision, upgrade
 from w2c_tui.db.tables import (
     DatasetRow,
@@ -71,6 +73,7 @@ class Source:
     guideline_seen: list[dict[str, Any]] = field(default_factory=list)
     plans: list[dict[str, Any]] = field(default_factory=list)
     assignments: list[dict[str, Any]] = field(default_factory=list)
+    critic_labels: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _is_w2c(path: Path) -> None:
@@ -141,6 +144,7 @@ def read_source(path: Path) -> Source:
         }
         guidelines = {r.id: r for r in rows(select(GuidelineRow))}
         _read_verdicts(source, rows, raters, items, models, responses, guidelines)
+        read_critic_labels(source, rows, raters, items, responses)
         for table, into in ((QAFlagRow, source.flags), (NoteRow, source.notes)):
             for row in rows(select(table).where(table.rater_id.in_(list(raters)))):  # type: ignore[attr-defined]
                 values = dict(row._mapping)

@@ -63,6 +63,8 @@ class Counts:
     source: str
     verdicts: int = 0
     verdicts_known: int = 0
+    critic_labels: int = 0
+    critic_labels_known: int = 0
     flags: int = 0
     notes: int = 0
     guidelines: int = 0
@@ -89,7 +91,7 @@ class Merger:
 
     def check_datasets(self) -> None:
         """Every dataset the source has work in must be in the target with the same items."""
-        used = {v["dataset"] for v in self.src.verdicts} | {
+        used = {v["dataset"] for v in (*self.src.verdicts, *self.src.critic_labels)} | {
             r["dataset"] for r in (*self.src.flags, *self.src.notes, *self.src.assignments)
         }
         path = str(self.src.path)
@@ -225,6 +227,12 @@ class Merger:
         from w2c_tui.db.merge_verdicts import merge_verdicts
 
         merge_verdicts(self)
+
+    def critic_labels(self) -> None:
+        """CriticTool labels, with the same rules as verdicts (db/merge_critic.py)."""
+        from w2c_tui.db.merge_critic import merge_critic_labels
+
+        merge_critic_labels(self)
 
     def update_current(self, demote: int | None, promote: int | None) -> None:
         """Flip which row of a unit is current (demote first: one current row at any time)."""

@@ -166,8 +166,9 @@ def check_judge_run(store: Store, config: RunConfig, item_ids: list[int]) -> lis
         if models:
             raise RunStartError(
                 "these samples have predictions (of " + ", ".join(models) + "), and reviewers "
-                "label each prediction as its own unit: give --target-model to judge one "
-                "model's predictions (without it the judge labels samples that have none)"
+                "label each prediction as its own unit: give the target model (--target-model) "
+                "whose predictions the judge labels (without one it labels samples that have "
+                "no prediction)"
             )
         return item_ids
     judged = store.critic.judged(

@@ -54,6 +54,7 @@ CRITIC_BINDINGS: list[Binding] = [
     Binding("space", "next_open", "unfinished", id="critic-next-open"),
     Binding("b", "toggle_blind", "blind", id="critic-blind"),
     Binding("a", "agreement", "agree", id="critic-agreement"),
+    Binding("R", "runs", "runs", id="critic-runs"),
     Binding("escape,d", "back", "back", id="critic-back"),
     Binding("question_mark", "help", "help", id="critic-help"),
 ]
@@ -73,6 +74,11 @@ CRITIC_HELP: list[tuple[str, str]] = [
         "a",
         "agreement: humans vs the model's self-critique vs judges on detect, category and "
         "observed policy (with blind off)",
+    ),
+    (
+        "R",
+        "runs: start a critictool run (predictions) or a critictool_judge run (an LLM judge's "
+        "labels), watch them; new predictions appear here on return",
     ),
     ("Esc d", "back"),
     ("?", "this help"),
@@ -256,6 +262,19 @@ class CriticReviewScreen(Screen[None]):
 
         results = self.services.critic_agreement.compute(self.opened.name)
         self.app.push_screen(CriticAgreementDialog(self.opened.name, results))
+
+    def action_runs(self) -> None:
+        """The runs panel; on return the dataset is read again (a run may have added
+        predictions, which are units of their own), staying on the same trajectory."""
+        from w2c_tui.tui.screens.runs import RunsScreen
+
+        def back(_: object) -> None:
+            here = (self.unit.item_id, self.unit.response_id)
+            self.opened = self.services.critic_review.open(self.opened.name)
+            keys = [(u.item_id, u.response_id) for u in self.opened.units]
+            self._go(keys.index(here) if here in keys else min(self.index, len(keys) - 1))
+
+        self.app.push_screen(RunsScreen(self.services, self.opened.name), back)
 
     def action_back(self) -> None:
         """Leave the screen."""

@@ -13,6 +13,7 @@ from w2c_tui.domain.labels import LABELS
 from w2c_tui.domain.labels import Label as Behaviour
 from w2c_tui.domain.qa import ANY_FLAG, QA_FLAGS
 from w2c_tui.domain.review import ItemFilter, ToolCount
+from w2c_tui.tui.widgets.tick import Tick
 
 
 class FilterDialog(ModalScreen[ItemFilter | None]):
@@ -74,19 +75,19 @@ class FilterDialog(ModalScreen[ItemFilter | None]):
                     id="flag",
                     classes="filter--wide",
                 )
-            yield Checkbox(
+            yield Tick(
                 "only items where a human and the judge disagree",
                 value=flt.disagree,
                 id="disagree",
                 compact=True,
             )
-            yield Checkbox(
+            yield Tick(
                 "disagreement queue: only items the raters disagree on, most disputed first",
                 value=flt.ranked,
                 id="ranked",
                 compact=True,
             )
-            yield Checkbox(
+            yield Tick(
                 "my queue: only the units assigned to me, in my queue's order",
                 value=flt.queue,
                 id="queue",

@@ -18,12 +18,15 @@ from textual.widgets.select import InvalidSelectValueError
 from w2c_tui.config import FormValues, load_form_memory, save_form_memory
 from w2c_tui.domain.runs import Backend, Method, RunConfig
 from w2c_tui.runs.prompts import BUILTIN_TEMPLATES
+from w2c_tui.tui.widgets.tick import Tick
 
 TEMPLATES = list(BUILTIN_TEMPLATES)
+JUDGE_PROMPT = "when2call-judge-v1"
+CRITIC_PROMPT = "critictool-judge-v1"
 INPUTS = ("model", "template-file", "target", "judge-prompt", "base-url", "key-env")
 NUMBERS = ("concurrency", "repeats", "temperature", "limit")
-SELECTS = ("backend", "template", "gold", "tools")
-CHECKS = ("native", "structured")
+SELECTS = ("backend", "template", "gold", "tools", "critic-mode")
+CHECKS = ("native", "structured", "cot")
 
 
 def field(caption: str, widget: Widget, classes: str = "") -> Vertical:
@@ -68,14 +71,18 @@ class RunForm(ModalScreen[RunConfig | None]):
                 Input(compact=True, id="template-file"),
             )
             with Horizontal(classes="dialog--row"):
-                examples = ", ".join(self.models[:3]) or "no responses imported yet"
+                examples = (
+                    f"e.g. {', '.join(self.models[:3])}"
+                    if self.models
+                    else "no responses imported yet"
+                )
                 yield field(
                     "target model (judge runs)",
                     Input(compact=True, placeholder=examples, id="target"),
                 )
                 yield field(
                     "judge prompt (name or file)",
-                    Input(compact=True, value="when2call-judge-v1", id="judge-prompt"),
+                    Input(compact=True, value=JUDGE_PROMPT, id="judge-prompt"),
                 )
             with Horizontal(classes="dialog--row"):
                 yield field("base URL (openai backend)", Input(compact=True, id="base-url"))
@@ -108,10 +115,16 @@ class RunForm(ModalScreen[RunConfig | None]):
                     ),
                 )
             with Horizontal(classes="dialog--row"):
-                yield Checkbox(compact=True, label="tools as the API's native `tools`", id="native")
-                yield Checkbox(
+                yield Tick(compact=True, label="tools as the API's native `tools`", id="native")
+                yield Tick(
                     compact=True, label="judge: structured output", value=True, id="structured"
                 )
+            with Horizontal(classes="dialog--row"):
+                yield field(
+                    "CriticTool mode (external)",
+                    self._select("critic-mode", ["skip", "finish"]),
+                )
+                yield Tick(compact=True, label="CriticTool: chain of thought", id="cot")
             with Horizontal(classes="dialog--buttons"):
                 yield Button("Start", variant="primary", id="start")
                 yield Button("Cancel", id="cancel")
@@ -140,7 +153,9 @@ class RunForm(ModalScreen[RunConfig | None]):
             self._recall(event.value)
 
     def _recall(self, method: str) -> None:
-        """Fill the fields with what was used last time for this method."""
+        """Fill the fields with what was used last time for this method (the judge prompt
+        field follows the method: a When2Call and a CriticTool judge have their own default)."""
+        self._default_prompt(method)
         values = self.memory.get(method, {})
         for name, value in values.items():
             widgets = self.query(f"#{name}")
@@ -159,6 +174,12 @@ class RunForm(ModalScreen[RunConfig | None]):
                         widget.clear()
                 except InvalidSelectValueError:
                     pass
+
+    def _default_prompt(self, method: str) -> None:
+        prompt = self.query_one("#judge-prompt", Input)
+        defaults = {Method.JUDGE.value: JUDGE_PROMPT, Method.CRITICTOOL_JUDGE.value: CRITIC_PROMPT}
+        if method in defaults and prompt.value.strip() in (JUDGE_PROMPT, CRITIC_PROMPT, ""):
+            prompt.value = defaults[method]
 
     def _values(self) -> FormValues:
         values: FormValues = {name: self._text(f"#{name}") for name in (*INPUTS, *NUMBERS)}
@@ -204,7 +225,7 @@ class RunForm(ModalScreen[RunConfig | None]):
             dataset=self._choice("#dataset") or self.dataset,
             template=self._text("#template-file") or self._choice("#template") or TEMPLATES[0],
             target_model=self._text("#target") or None,
-            judge_prompt=self._text("#judge-prompt") or "when2call-judge-v1",
+            judge_prompt=self._text("#judge-prompt") or JUDGE_PROMPT,
             base_url=self._text("#base-url") or None,
             api_key_env=self._text("#key-env") or None,
             concurrency=concurrency,
@@ -214,6 +235,8 @@ class RunForm(ModalScreen[RunConfig | None]):
             item_filter=item_filter,
             native_tools=self.query_one("#native", Checkbox).value,
             structured=self.query_one("#structured", Checkbox).value,
+            critic_mode=self._choice("#critic-mode") or "skip",
+            critic_cot=self.query_one("#cot", Checkbox).value,
         )
         try:
             save_form_memory(config.method.value, self._values())
