@@ -290,3 +290,24 @@ def test_a_local_chat_model_judges_with_one_repair_turn(services: Services) -> N
     assert services.runs.describe(info.id)["judge_prompt_version"].startswith(
         "critictool-judge-v1@"
     )
+
+
+def test_one_judge_model_under_two_prompts_is_two_columns(
+    services: Services, tmp_path: Path
+) -> None:
+    svc = services
+    svc.critic.import_file(PREDICTIONS, dataset="ct", target_model="tiny")
+    mine = tmp_path / "terse.txt"
+    mine.write_text("{trajectory}\n{prediction}\n{questions}\nJSON: {answer_format}", "utf-8")
+    other = {**ANSWER, "error": "no", "category": "none"}
+    for prompt, reply in (("critictool-judge-v1", ANSWER), (str(mine), other)):
+        with FakeOpenAI(default_reply=json.dumps(reply)) as server:
+            config = judge_config(server, judge_prompt=prompt, limit=6)
+            assert svc.runs.execute(svc.runs.create(config)).n_done == 6
+    agreement = {a.label: a for a in CriticAgreementService(svc.store).compute("ct", "tiny")}
+    columns = [r for r in agreement["detect"].raters if r.startswith("judge:fake-model")]
+    assert len(columns) == 2
+    assert any("(critictool-judge-v1@" in c for c in columns)
+    assert any("(terse@" in c for c in columns)
+    pair = next(p for p in agreement["detect"].pairs if {p.a, p.b} == set(columns))
+    assert pair.n == 6 and pair.percent_agreement.value == 0.0

@@ -17,6 +17,7 @@ import numpy as np
 
 from w2c_tui.db.store import Store
 from w2c_tui.domain.critictool_labels import CriticLabel, Question, options
+from w2c_tui.domain.models import Rater
 from w2c_tui.services.critictool_review import CriticReviewService
 from w2c_tui.stats.agreement import krippendorff_alpha, percent_agreement
 from w2c_tui.stats.pairwise import pairwise
@@ -63,6 +64,24 @@ def rater_column(kind: str, name: str) -> str:
     return name if kind == "human" else f"{kind}:{name}"
 
 
+def column_names(raters: list[Rater]) -> dict[int, str]:
+    """Rater id → its column: `rater_column`, and where two raters would share one (the same
+    judge model under two prompt versions), each with its prompt version (or its id)."""
+    by_name: dict[str, dict[int, Rater]] = {}
+    for rater in raters:
+        by_name.setdefault(rater_column(rater.kind.value, rater.name), {})[rater.id] = rater
+    names: dict[int, str] = {}
+    for base, group in by_name.items():
+        if len(group) == 1:
+            names.update(dict.fromkeys(group, base))
+            continue
+        prompts = [str(r.config.get("prompt", "")) for r in group.values()]
+        distinct = all(prompts) and len(set(prompts)) == len(prompts)
+        for rater, prompt in zip(group.values(), prompts, strict=True):
+            names[rater.id] = f"{base} ({prompt if distinct else f'rater {rater.id}'})"
+    return names
+
+
 class CriticAgreementService:
     """Computes CriticTool label agreement from the store."""
 
@@ -77,11 +96,11 @@ class CriticAgreementService:
         opened = review.open(dataset, target_model)
         wanted = {(u.item_id, u.response_id) for u in opened.units}
         columns: dict[str, dict[tuple[int, int | None], CriticLabel]] = {}
-        for rating in review.ratings(dataset):
+        ratings = [r for r in review.ratings(dataset) if (r.item_id, r.response_id) in wanted]
+        names = column_names([r.rater for r in ratings])
+        for rating in ratings:
             unit = (rating.item_id, rating.response_id)
-            if unit in wanted:
-                column = rater_column(rating.rater.kind.value, rating.rater.name)
-                columns.setdefault(column, {})[unit] = rating.label
+            columns.setdefault(names[rating.rater.id], {})[unit] = rating.label
         for (item_id, response_id), label in review.self_critiques(opened).items():
             if (item_id, response_id) in wanted:
                 columns.setdefault(SELF, {})[(item_id, response_id)] = label
