@@ -76,6 +76,13 @@ class Tool:
         """Required parameters first, then optional ones (the reference's reading order)."""
         return self.required + self.optional
 
+    @property
+    def parameter_list(self) -> str:
+        """`(req: TYPE, …, [opt: TYPE], …)`: the signature after the name."""
+        parts = [f"{p.name}: {p.type}" for p in self.required]
+        parts += [f"[{p.name}: {p.type}]" for p in self.optional]
+        return f"({', '.join(parts)})"
+
 
 @dataclass(frozen=True)
 class Step:

@@ -11,6 +11,7 @@ from w2c_tui.runs.api.calls import Api
 from w2c_tui.runs.api.judging import ask
 from w2c_tui.runs.api.retry import Attempts
 from w2c_tui.runs.critictool import judge
+from w2c_tui.runs.critictool.judge_prompt import judge_messages, task_questions
 from w2c_tui.runs.critictool.protocol import Messages
 from w2c_tui.runs.critictool.runner import run_one
 from w2c_tui.runs.judge import JudgePrompt
@@ -40,8 +41,8 @@ async def critic_judge(api: Api, prompt: JudgePrompt, task: Task, attempts: Atte
     """The judge's answers on the task's unit: one request, one repair turn if unreadable."""
     if task.critic is None:
         return TaskResult(task=task, error="the task has no CriticTool sample to judge")
-    messages = judge.judge_messages(prompt, task)
-    wanted = judge.response_format(judge.task_questions(task))
+    messages = judge_messages(prompt, task)
+    wanted = judge.response_format(task_questions(task))
     seed = api.sample_seed(task.sample_index)
     reply, structured = await ask(api, attempts, messages, seed, wanted)
     replies = [reply]

@@ -35,11 +35,10 @@ from w2c_tui.runs.api.mcq import mcq_index, mcq_logprob
 from w2c_tui.runs.api.repeats import Handler, group_repeats, n_handler, process_unit
 from w2c_tui.runs.api.retry import DEFAULT_RETRY_POLICY, Attempts, RetryPolicy
 from w2c_tui.runs.api.tokens import load_api_tokenizer
-from w2c_tui.runs.critictool.judge import load_critic_judge_prompt
-from w2c_tui.runs.critictool.judge import prompt_name as critic_judge_prompt_name
+from w2c_tui.runs.critictool.judge_prompt import run_prompt
 from w2c_tui.runs.critictool.runner import critic_describe
 from w2c_tui.runs.executor import Emit, ShouldStop
-from w2c_tui.runs.judge import JudgePrompt, load_judge_prompt
+from w2c_tui.runs.judge import JudgePrompt
 from w2c_tui.runs.mcq_index import mcq_index_prompt_version
 
 
@@ -142,11 +141,7 @@ class OpenAIExecutor:
 
     def _prompt(self) -> JudgePrompt:
         if self._judge_prompt is None:
-            if self.config.method is Method.CRITICTOOL_JUDGE:
-                name = critic_judge_prompt_name(self.config)
-                self._judge_prompt = load_critic_judge_prompt(name)
-            else:
-                self._judge_prompt = load_judge_prompt(self.config.judge_prompt)
+            self._judge_prompt = run_prompt(self.config)
         return self._judge_prompt
 
     def _handler(self) -> Handler:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from w2c_tui.domain.runs import Method, Task, TaskResult
 from w2c_tui.runs.critictool import judge as critic_judge
+from w2c_tui.runs.critictool.judge_prompt import judge_messages as critic_messages
 from w2c_tui.runs.executor import Emit, ShouldStop
 from w2c_tui.runs.judge import (
     JUDGE_LABELS,
@@ -129,7 +130,7 @@ class ChatRunner:
             return mcq_index_messages(task)
         assert self.prompt is not None
         if self.method is Method.CRITICTOOL_JUDGE:
-            return critic_judge.judge_messages(self.prompt, task)
+            return critic_messages(self.prompt, task)
         if task.response_text is None:
             raise ValueError("the task has no response to judge")
         return judge_messages(self.prompt, task)

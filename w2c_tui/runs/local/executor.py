@@ -7,11 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from w2c_tui.domain.runs import Method, RunConfig, RunStartError, Task
-from w2c_tui.runs.critictool.judge import load_critic_judge_prompt
-from w2c_tui.runs.critictool.judge import prompt_name as critic_judge_prompt_name
+from w2c_tui.runs.critictool.judge_prompt import run_prompt
 from w2c_tui.runs.critictool.runner import critic_describe
 from w2c_tui.runs.executor import Emit, ShouldStop
-from w2c_tui.runs.judge import JudgePrompt, load_judge_prompt
+from w2c_tui.runs.judge import JudgePrompt
 from w2c_tui.runs.local.loading import (
     LoadedModel,
     ModelCache,
@@ -49,11 +48,7 @@ class TransformersExecutor:
 
     def _prompt(self) -> JudgePrompt:
         if self._judge_prompt is None:
-            if self.config.method is Method.CRITICTOOL_JUDGE:
-                name = critic_judge_prompt_name(self.config)
-                self._judge_prompt = load_critic_judge_prompt(name)
-            else:
-                self._judge_prompt = load_judge_prompt(self.config.judge_prompt)
+            self._judge_prompt = run_prompt(self.config)
         return self._judge_prompt
 
     def _check_config(self) -> None:

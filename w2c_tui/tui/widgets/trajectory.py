@@ -35,9 +35,7 @@ def tool_line(tool: Tool) -> Text:
     """`name(req: TYPE, …, [opt: TYPE], …)`."""
     line = Text("  ")
     line.append(tool.name, "bold")
-    parts = [f"{p.name}: {p.type}" for p in tool.required]
-    parts += [f"[{p.name}: {p.type}]" for p in tool.optional]
-    line.append(f"({', '.join(parts)})")
+    line.append(tool.parameter_list)
     return line
 
 
@@ -49,11 +47,6 @@ def error_title(error_type: str | None) -> str:
         return CATEGORY_TITLES[ErrorCategory(error_type)]
     except ValueError:
         return error_type
-
-
-def review_span(sample: Sample) -> tuple[int, int]:
-    """[start, end) of the step under review (`Sample.review_span`)."""
-    return sample.review_span()
 
 
 def step_text(step: Step) -> str:
@@ -101,7 +94,7 @@ def render_trajectory(
     parts.append(Text(f"Tools ({len(sample.tools)}; system prompt folded)", "bold underline"))
     parts.extend(tool_line(tool) for tool in sample.tools)
     parts.append(Text("Trajectory", "bold underline"))
-    start, end = review_span(sample)
+    start, end = sample.review_span()
     for index in range(1, end):
         turn = sample.turns[index]
         marked = index >= start
