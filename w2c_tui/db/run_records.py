@@ -3,10 +3,8 @@ transactions (one commit per batch: the writer thread of a run sends whatever ha
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import Engine, insert, update
 from sqlalchemy.exc import IntegrityError
@@ -16,8 +14,7 @@ from w2c_tui.db.common import rater_row, target_model_row
 from w2c_tui.db.convert import dumps
 from w2c_tui.db.critic_labels import critic_judge_records
 from w2c_tui.db.critic_runs import critic_records
-from w2c_tui.db.tables import ItemRow, ResponseRow, RunResultRow, RunRow, VerdictRow, utcnow
-from w2c_tui.db.tables_team import CriticLabelRow
+from w2c_tui.db.tables import ResponseRow, RunResultRow, RunRow, VerdictRow, utcnow
 from w2c_tui.db.writes import write_session
 from w2c_tui.domain.labels import Label, VerdictStatus
 from w2c_tui.domain.records import RaterSpec
@@ -264,50 +261,3 @@ class RunRecords:
             insert(VerdictRow).returning(col(VerdictRow.id), sort_by_parameter_order=True), rows
         )
         return [int(i) for i in made.scalars().all()]
-
-    def results(self, run_id: int) -> list[dict[str, Any]]:
-        """One row per task: uuid, sample, status, label, raw, scores, error (for exports)."""
-        with Session(self.engine) as session:
-            rows = session.exec(
-                select(RunResultRow)
-                .where(col(RunResultRow.run_id) == run_id)
-                .order_by(col(RunResultRow.id))
-            ).all()
-            answers = {
-                (label.item_id, label.response_id): label
-                for label in session.exec(
-                    select(CriticLabelRow).where(col(CriticLabelRow.source) == f"run {run_id}")
-                ).all()
-            }
-            out = []
-            for row in rows:
-                item = session.get(ItemRow, row.item_id)
-                verdict = session.get(VerdictRow, row.verdict_id) if row.verdict_id else None
-                response = session.get(ResponseRow, row.response_id) if row.response_id else None
-                out.append(
-                    {
-                        "uuid": item.uuid if item else None,
-                        "position": item.position if item else None,
-                        "sample_index": row.sample_index,
-                        "status": (verdict.status if verdict else "ok")
-                        if row.status == "ok"
-                        else "error",
-                        "label": verdict.label if verdict else None,
-                        "raw": verdict.raw if verdict else None,
-                        "scores": json.loads(verdict.scores_json) if verdict else {},
-                        "response": response.text if response else None,
-                        "error": row.error,
-                        "retries": row.retries,
-                    }
-                )
-                critic = answers.get((row.item_id, row.response_id))
-                if critic is not None and row.status == "ok":
-                    out[-1]["answers"] = json.loads(critic.answers_json)
-                    out[-1]["raw"] = critic.raw
-            out.sort(
-                key=lambda r: (
-                    r["position"] if r["position"] is not None else -1,
-                    r["sample_index"],
-                )
-            )
-            return out

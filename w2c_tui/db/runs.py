@@ -16,6 +16,7 @@ from w2c_tui.db.convert import dumps, loads, to_item
 from w2c_tui.db.critic_queries import critic_samples, judged_predictions
 from w2c_tui.db.run_claims import RunClaims
 from w2c_tui.db.run_records import RunRecords
+from w2c_tui.db.run_results import RunResults
 from w2c_tui.db.tables import (
     DatasetRow,
     ItemRow,
@@ -35,7 +36,7 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-class RunStore(RunRecords, RunClaims):
+class RunStore(RunRecords, RunResults, RunClaims):
     """Reads and writes runs (recording results: run_records; claiming runs: run_claims)."""
 
     def __init__(self, engine: Engine) -> None:
