@@ -14,7 +14,9 @@ pytest.importorskip("openai")
 
 from critic_judge_data import ANSWER, DATASET, PREDICTIONS, Q
 from fake_server import FakeOpenAI
+from typer.testing import CliRunner
 
+from w2c_tui.cli import app
 from w2c_tui.domain.critictool_labels import CriticLabel, ErrorCategory
 from w2c_tui.domain.labels import RaterKind
 from w2c_tui.domain.runs import Backend, Method, RunConfig, RunStartError, RunStatus
@@ -71,6 +73,12 @@ def test_a_judge_run_writes_labels_that_meet_the_humans(services: Services, tmp_
     assert unread["status"] == "error" and "still no idea" in unread["error"]
     assert "could not be read" in unread["error"]
     assert results[ids[1]]["answers"]["category"] == "parameters_value_error"
+    exported = CliRunner().invoke(
+        app, ["--db", svc.url, "verdicts", "export", "--run", str(run_id)]
+    )
+    assert exported.exit_code == 0, exported.output
+    lines = {r["uuid"]: r for r in map(json.loads, exported.output.splitlines())}
+    assert lines[ids[3]]["answers"]["category"] == "none" and "answers" not in lines[ids[2]]
     assert "--- repair turn ---" in results[ids[1]]["raw"]
     assert results[ids[3]]["answers"] == {
         "error": "no",

@@ -31,7 +31,8 @@ def export(
 ) -> None:
     """uuid, sample, label, status (ok / invalid / error), and for log-prob runs the four
     log-likelihoods in option order (direct, tool_call, request_for_info, cannot_answer),
-    pred_raw and pred_norm. No API key is ever part of it."""
+    pred_raw and pred_norm; for CriticTool judge runs (JSON lines) the judge's `answers`. No API
+    key is ever part of it."""
     with services(ctx) as svc:
         rows = svc.runs.results(run)
         database = svc.database_file()
@@ -48,6 +49,8 @@ def export(
             "error": row["error"],
             "retries": row["retries"],
         }
+        if "answers" in row:  # a CriticTool judge's answers (JSON lines only)
+            record["answers"] = row["answers"]
         if "loglikelihoods" in scores:
             record.update(
                 loglikelihoods=scores["loglikelihoods"],
