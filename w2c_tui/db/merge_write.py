@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import insert, update
+from sqlalchemy import insert
 from sqlmodel import Session, col, select
 
 from w2c_tui.db.merge_read import ResponseKey, Source, item_fingerprint
@@ -25,7 +25,6 @@ from w2c_tui.db.tables import (
     RaterRow,
     ResponseRow,
     TargetModelRow,
-    VerdictRow,
 )
 from w2c_tui.db.tables_team import (
     GuidelineRow,
@@ -233,11 +232,3 @@ class Merger:
         from w2c_tui.db.merge_critic import merge_critic_labels
 
         merge_critic_labels(self)
-
-    def update_current(self, demote: int | None, promote: int | None) -> None:
-        """Flip which row of a unit is current (demote first: one current row at any time)."""
-        verdict = col(VerdictRow.id)
-        if demote is not None:
-            self.s.execute(update(VerdictRow).where(verdict == demote).values(is_current=False))
-        if promote is not None:
-            self.s.execute(update(VerdictRow).where(verdict == promote).values(is_current=True))
