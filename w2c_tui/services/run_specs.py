@@ -13,25 +13,14 @@ from w2c_tui.domain.runs import Method, RunConfig
 def rater_spec(config: RunConfig, describe: dict[str, Any]) -> RaterSpec | None:
     """The rater a run's verdicts carry (None for generation, which makes responses)."""
     backend = config.backend.value
-    if config.method is Method.JUDGE:
-        return RaterSpec(
-            RaterKind.JUDGE,
-            config.model,
-            {
-                "prompt": describe.get("judge_prompt_version", config.judge_prompt),
-                "backend": backend,
-            },
-        )
-    if config.method is Method.CRITICTOOL_JUDGE:
-        return RaterSpec(
-            RaterKind.JUDGE,
-            config.model,
-            {
-                "prompt": describe.get("judge_prompt_version", config.judge_prompt),
-                "backend": backend,
-                "labels": "critictool",
-            },
-        )
+    if config.method in (Method.JUDGE, Method.CRITICTOOL_JUDGE):
+        identity = {
+            "prompt": describe.get("judge_prompt_version", config.judge_prompt),
+            "backend": backend,
+        }
+        if config.method is Method.CRITICTOOL_JUDGE:  # not the same model's When2Call judge
+            identity["labels"] = "critictool"
+        return RaterSpec(RaterKind.JUDGE, config.model, identity)
     if config.method is Method.MCQ_LOGPROB:
         return RaterSpec(
             RaterKind.MCQ_LOGPROB,
