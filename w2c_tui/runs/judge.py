@@ -164,10 +164,12 @@ def judge_response_format() -> dict[str, Any]:
         "required": ["classification"],
         "additionalProperties": False,
     }
-    return {
-        "type": "json_schema",
-        "json_schema": {"name": "when2call_classification", "strict": True, "schema": schema},
-    }
+    return json_schema_format("when2call_classification", schema)
+
+
+def json_schema_format(name: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """A chat request's `response_format` asking for replies that follow `schema` strictly."""
+    return {"type": "json_schema", "json_schema": {"name": name, "strict": True, "schema": schema}}
 
 
 def judge_messages(prompt: JudgePrompt, task: Task) -> list[dict[str, Any]]:

@@ -31,7 +31,7 @@ from typing import Any
 from w2c_tui.domain.critictool_labels import CriticLabel, ErrorCategory, Question, options
 from w2c_tui.domain.runs import Task, TaskResult
 from w2c_tui.runs.critictool.judge_prompt import answer_format, task_questions
-from w2c_tui.runs.judge import RAW_TURN_SEPARATOR, JudgePrompt, unfence
+from w2c_tui.runs.judge import RAW_TURN_SEPARATOR, JudgePrompt, json_schema_format, unfence
 
 REPAIR_REQUEST = (
     "Your reply could not be read ({problem}). Reply again with the JSON object in the "
@@ -102,10 +102,7 @@ def response_format(questions: Sequence[Question]) -> dict[str, Any]:
         "required": [q.value for q in questions],
         "additionalProperties": False,
     }
-    return {
-        "type": "json_schema",
-        "json_schema": {"name": "critictool_label", "strict": True, "schema": schema},
-    }
+    return json_schema_format("critictool_label", schema)
 
 
 def repair_messages(messages: list[dict[str, Any]], reply: str, task: Task) -> list[dict[str, Any]]:
