@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, TypeVar, cast
 
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
@@ -18,6 +19,9 @@ from w2c_tui.domain.critictool_stored import (
     StoredSample,
 )
 from w2c_tui.domain.errors import NotFoundError
+
+Q = TypeVar("Q", bound=Any)
+"""A select statement."""
 
 
 class CriticQueries:
@@ -102,30 +106,43 @@ class CriticQueries:
     def judged(self, item_ids: Sequence[int], target_model: str, mode: str, cot: bool) -> set[int]:
         """The items among `item_ids` with a prediction of `target_model` in a run's setting."""
         with Session(self.engine) as session:
-            return set(judged_predictions(session, item_ids, target_model, mode, cot))
+            return {
+                int(item_id)
+                for chunk in chunked(item_ids)
+                for item_id in session.exec(
+                    in_setting(select(CriticPredictionRow.item_id), chunk, target_model, mode, cot)
+                ).all()
+            }
 
     def clashes(self, item_ids: Sequence[int], target_model: str, mode: str, cot: bool) -> int:
         """How many of these items already have a prediction of `target_model` in a run's
         setting (internal samples: any mode; external: `mode`), CoT or not as `cot`."""
-        count = 0
         with Session(self.engine) as session:
-            for chunk in chunked(item_ids):
-                count += len(
+            return sum(
+                len(
                     session.exec(
-                        select(CriticPredictionRow.id)
-                        .join(
-                            TargetModelRow,
-                            col(TargetModelRow.id) == col(CriticPredictionRow.target_model_id),
-                        )
-                        .where(
-                            col(CriticPredictionRow.item_id).in_(chunk),
-                            col(TargetModelRow.name) == target_model,
-                            col(CriticPredictionRow.mode).in_(["", mode]),
-                            col(CriticPredictionRow.cot).is_(cot),
-                        )
+                        in_setting(select(CriticPredictionRow.id), chunk, target_model, mode, cot)
                     ).all()
                 )
-        return count
+                for chunk in chunked(item_ids)
+            )
+
+
+def in_setting(query: Q, item_ids: Sequence[int], target_model: str, mode: str, cot: bool) -> Q:
+    """`query` over `critic_prediction` kept to these items' predictions of `target_model` in a
+    run's setting: internal samples (mode '') or external ones in `mode`, CoT or not as `cot`."""
+    joined = query.join(
+        TargetModelRow, col(TargetModelRow.id) == col(CriticPredictionRow.target_model_id)
+    )
+    return cast(
+        Q,
+        joined.where(
+            col(CriticPredictionRow.item_id).in_(item_ids),
+            col(TargetModelRow.name) == target_model,
+            col(CriticPredictionRow.mode).in_(["", mode]),
+            col(CriticPredictionRow.cot).is_(cot),
+        ),
+    )
 
 
 def critic_samples(session: Session, item_ids: Sequence[int]) -> dict[int, Sample]:
@@ -147,19 +164,7 @@ def judged_predictions(
     setting (internal samples: mode ''; external: `mode`), CoT or not as `cot`."""
     found: dict[int, StoredPrediction] = {}
     for chunk in chunked(item_ids):
-        rows = session.exec(
-            select(CriticPredictionRow)
-            .join(
-                TargetModelRow, col(TargetModelRow.id) == col(CriticPredictionRow.target_model_id)
-            )
-            .where(
-                col(CriticPredictionRow.item_id).in_(chunk),
-                col(TargetModelRow.name) == target_model,
-                col(CriticPredictionRow.mode).in_(["", mode]),
-                col(CriticPredictionRow.cot).is_(cot),
-            )
-            .order_by(col(CriticPredictionRow.id))
-        ).all()
-        for row in rows:
+        query = in_setting(select(CriticPredictionRow), chunk, target_model, mode, cot)
+        for row in session.exec(query.order_by(col(CriticPredictionRow.id))).all():
             found[row.item_id] = to_stored_prediction(row, target_model)
     return found
