@@ -8,21 +8,9 @@ from typing import Annotated, Any
 import typer
 
 from w2c_tui.cli.context import console, print_json, services
+from w2c_tui.io.report.critictool import COLUMNS, cell
 
 critictool_app = typer.Typer(help="CriticTool: tool-calling self-critique.", no_args_is_help=True)
-
-SHOWN = (
-    "samples",
-    "erroneous",
-    "critic",
-    "reflect",
-    "name",
-    "args",
-    "goal",
-    "retry",
-    "break",
-    "thought",
-)
 
 
 @critictool_app.command("metrics")
@@ -68,7 +56,7 @@ def metrics(
             f"{'CoT' if setting.cot else 'no CoT'}"
             + (f" · {setting.unpredicted} sample(s) not predicted" if setting.unpredicted else "")
         )
-        keys = [k for k in SHOWN if k in setting.means] + ["parse_rate"]
+        keys = [k for k in COLUMNS if k in setting.means]
         table = Table(title=title, title_justify="left")
         table.add_column("group")
         for key in keys:
@@ -77,19 +65,11 @@ def metrics(
         rows += [(f"error: {k}", v) for k, v in setting.by_error_type.items()]
         rows += [(f"data: {k}", v) for k, v in setting.by_variant.items()]
         for label, values in rows:
-            table.add_row(label, *(_cell(values.get(key)) for key in keys))
+            table.add_row(label, *(cell(values.get(key)) for key in keys))
         out.print(table)
     for score in doc.overall:
         cot = "CoT" if score.cot else "no CoT"
-        out.print(f"overall score {score.target_model} ({cot}, {score.mode}): {_cell(score.score)}")
-
-
-def _cell(value: object) -> str:
-    if value is None:
-        return "—"
-    if isinstance(value, float):
-        return f"{value:.3f}"
-    return str(value)
+        out.print(f"overall score {score.target_model} ({cot}, {score.mode}): {cell(score.score)}")
 
 
 def _local_or_name(value: str | None) -> str | Path | None:

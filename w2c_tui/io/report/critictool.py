@@ -23,7 +23,8 @@ COLUMNS = (
 )
 
 
-def _cell(value: Any) -> str:
+def cell(value: Any) -> str:
+    """A metric as shown in tables: three decimals, — for none."""
     if value is None:
         return "—"
     if isinstance(value, float):
@@ -55,10 +56,10 @@ def critictool(doc: Mapping[str, Any] | None, problem: str | None = None) -> lis
         if setting["unpredicted"]:
             part.paragraphs.append(f"{setting['unpredicted']} sample(s) without a prediction.")
         keys = [k for k in COLUMNS if k in setting["means"]]
-        rows = [["all", *(_cell(setting["means"][k]) for k in keys)]]
+        rows = [["all", *(cell(setting["means"][k]) for k in keys)]]
         for group, prefix in ((setting["by_error_type"], "error"), (setting["by_variant"], "data")):
             for name, means in group.items():
-                rows.append([f"{prefix}: {name}", *(_cell(means.get(k)) for k in keys)])
+                rows.append([f"{prefix}: {name}", *(cell(means.get(k)) for k in keys)])
         part.tables.append(TableSpec(["group", *keys], rows))
         out.append(part)
     if doc["overall"]:
@@ -70,7 +71,7 @@ def critictool(doc: Mapping[str, Any] | None, problem: str | None = None) -> lis
             TableSpec(
                 ["model", "CoT", "external mode", "overall score"],
                 [
-                    [o["target_model"], "yes" if o["cot"] else "no", o["mode"], _cell(o["score"])]
+                    [o["target_model"], "yes" if o["cot"] else "no", o["mode"], cell(o["score"])]
                     for o in doc["overall"]
                 ],
             )

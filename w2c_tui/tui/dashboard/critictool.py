@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from w2c_tui.io.report.critictool import COLUMNS
-from w2c_tui.io.report.critictool import _cell as cell
+from w2c_tui.io.report.critictool import COLUMNS, cell
 from w2c_tui.tui.dashboard.common import table
 from w2c_tui.tui.plain import cells
 
