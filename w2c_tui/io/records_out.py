@@ -8,19 +8,14 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+from w2c_tui.io.csvcell import safe_cell
 
 
-def safe_cell(value: Any) -> Any:
-    """A CSV cell that spreadsheets show as text: a leading =, +, -, @ gets a quote in front.
-
-    Only text is touched; numbers stay numbers. Lists become `a;b;c`.
-    """
+def list_cell(value: Any) -> Any:
+    """A CSV cell (`csvcell.safe_cell`), lists written as `a;b;c`."""
     if isinstance(value, list | tuple):
         value = ";".join(str(v) for v in value)
-    if isinstance(value, str) and value.startswith(FORMULA_START):
-        return "'" + value
-    return value
+    return safe_cell(value)
 
 
 def records_text(rows: Sequence[dict[str, Any]], fmt: str, fields: Sequence[str] = ()) -> str:
@@ -34,5 +29,5 @@ def records_text(rows: Sequence[dict[str, Any]], fmt: str, fields: Sequence[str]
     writer = csv.DictWriter(buffer, fieldnames=header, extrasaction="ignore")
     writer.writeheader()
     for row in rows:
-        writer.writerow({k: safe_cell(v) for k, v in row.items()})
+        writer.writerow({k: list_cell(v) for k, v in row.items()})
     return buffer.getvalue()
