@@ -3,6 +3,8 @@ verdicts and CriticTool labels of people)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import Engine
 from sqlmodel import Session, col, func, select
 
@@ -17,6 +19,21 @@ from w2c_tui.db.tables import (
 from w2c_tui.db.tables_team import CriticLabelRow
 from w2c_tui.domain.labels import RaterKind, VerdictStatus
 from w2c_tui.domain.models import Dataset
+
+
+def _human_labels(
+    session: Session, table: type[VerdictRow] | type[CriticLabelRow], *where: Any
+) -> dict[int, int]:
+    """Dataset id → people's current rows in `table` (verdicts, CriticTool labels) that pass
+    `where`."""
+    query = (
+        select(ItemRow.dataset_id, func.count())
+        .join(table, col(table.item_id) == col(ItemRow.id))
+        .join(RaterRow, col(RaterRow.id) == col(table.rater_id))
+        .where(col(RaterRow.kind) == RaterKind.HUMAN.value, col(table.is_current).is_(True), *where)
+        .group_by(col(ItemRow.dataset_id))
+    )
+    return {int(d): int(n) for d, n in session.exec(query).all()}
 
 
 class DatasetQueries:
@@ -40,31 +57,15 @@ class DatasetQueries:
                     .group_by(col(ItemRow.dataset_id))
                 ).all()
             )
-            labels = dict(
-                session.exec(
-                    select(ItemRow.dataset_id, func.count())
-                    .join(VerdictRow, col(VerdictRow.item_id) == col(ItemRow.id))
-                    .join(RaterRow, col(RaterRow.id) == col(VerdictRow.rater_id))
-                    .where(
-                        col(RaterRow.kind) == RaterKind.HUMAN.value,
-                        col(VerdictRow.is_current).is_(True),
-                        col(VerdictRow.status) == VerdictStatus.OK.value,
-                    )
-                    .group_by(col(ItemRow.dataset_id))
-                ).all()
+            labels = _human_labels(
+                session,
+                VerdictRow,
+                col(VerdictRow.status) == VerdictStatus.OK.value,
             )
-            critic = session.exec(  # CriticTool labels (answers withdrawn with '{}' are none)
-                select(ItemRow.dataset_id, func.count())
-                .join(CriticLabelRow, col(CriticLabelRow.item_id) == col(ItemRow.id))
-                .join(RaterRow, col(RaterRow.id) == col(CriticLabelRow.rater_id))
-                .where(
-                    col(RaterRow.kind) == RaterKind.HUMAN.value,
-                    col(CriticLabelRow.is_current).is_(True),
-                    col(CriticLabelRow.answers_json) != "{}",
-                )
-                .group_by(col(ItemRow.dataset_id))
-            ).all()
-            for dataset_id, count in critic:
+            critic = _human_labels(  # answers withdrawn with '{}' are no label
+                session, CriticLabelRow, col(CriticLabelRow.answers_json) != "{}"
+            )
+            for dataset_id, count in critic.items():
                 labels[dataset_id] = labels.get(dataset_id, 0) + count
             rows = session.exec(select(DatasetRow).order_by(col(DatasetRow.name))).all()
             out = []
