@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import BigInteger, Column, Index, Text, UniqueConstraint, func, text
 from sqlmodel import Field, SQLModel
@@ -111,6 +112,13 @@ CURRENT_VERDICT_UNIT = (
 """What one current verdict is unique over: a rater's reading of one unit (NULLs made equal)."""
 
 
+def one_current(name: str, *unit: Any) -> Index:
+    """The partial unique index that lets a table hold one current row per `unit` (its older
+    rows stay, `is_current` false): on SQLite and PostgreSQL alike."""
+    current = text("is_current")
+    return Index(name, *unit, unique=True, sqlite_where=current, postgresql_where=current)
+
+
 class VerdictRow(SQLModel, table=True):
     """A rater's label; edits add a row that supersedes the earlier one, never overwrite it."""
 
@@ -119,13 +127,7 @@ class VerdictRow(SQLModel, table=True):
         Index("ix_verdict_item_rater_current", "item_id", "rater_id", "is_current"),
         Index("ix_verdict_rater_current", "rater_id", "is_current"),
         Index("ix_verdict_response", "response_id"),
-        Index(
-            "uq_verdict_current",
-            *CURRENT_VERDICT_UNIT,
-            unique=True,
-            sqlite_where=text("is_current"),
-            postgresql_where=text("is_current"),
-        ),
+        one_current("uq_verdict_current", *CURRENT_VERDICT_UNIT),
     )
     id: int | None = Field(default=None, primary_key=True)
     rater_id: int = Field(foreign_key="rater.id")

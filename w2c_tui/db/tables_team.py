@@ -8,7 +8,7 @@ from datetime import datetime
 from sqlalchemy import BigInteger, Column, Index, Text, UniqueConstraint, func, text
 from sqlmodel import Field, SQLModel
 
-from w2c_tui.db.tables import utcnow
+from w2c_tui.db.tables import one_current, utcnow
 
 
 class AssignmentPlanRow(SQLModel, table=True):
@@ -98,14 +98,8 @@ class CriticLabelRow(SQLModel, table=True):
     __tablename__ = "critic_label"
     __table_args__ = (
         Index("ix_critic_label_item", "item_id", "is_current"),
-        Index(
-            "uq_critic_label_current",
-            "rater_id",
-            "item_id",
-            func.coalesce(text("response_id"), 0),
-            unique=True,
-            sqlite_where=text("is_current"),
-            postgresql_where=text("is_current"),
+        one_current(
+            "uq_critic_label_current", "rater_id", "item_id", func.coalesce(text("response_id"), 0)
         ),
     )
     id: int | None = Field(default=None, primary_key=True)
