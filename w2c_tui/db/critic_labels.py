@@ -21,7 +21,7 @@ from w2c_tui.db.common import dataset_row
 from w2c_tui.db.convert import to_rater
 from w2c_tui.db.tables import ItemRow, RaterRow, ResponseRow, TargetModelRow, utcnow
 from w2c_tui.db.tables_team import CriticLabelRow
-from w2c_tui.db.writes import Raced, retry_write, write_session
+from w2c_tui.db.writes import retire, retry_write, write_session
 from w2c_tui.domain.critictool_labels import CriticLabel
 from w2c_tui.domain.errors import InputError
 from w2c_tui.domain.models import Rater
@@ -90,16 +90,7 @@ class CriticLabelStore:
                 if (current.answers_json if current else "{}") == answers:
                     return False
                 if current is not None:
-                    retired = session.execute(
-                        update(CriticLabelRow)
-                        .where(
-                            col(CriticLabelRow.id) == current.id,
-                            col(CriticLabelRow.is_current).is_(True),
-                        )
-                        .values(is_current=False)
-                    )
-                    if retired.rowcount != 1:  # type: ignore[attr-defined]
-                        raise Raced
+                    retire(session, CriticLabelRow, current.id)
                 session.add(
                     CriticLabelRow(
                         rater_id=rater_id,

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from w2c_tui.db.tables import VerdictRow
 from w2c_tui.db.tables_team import GuidelineRow
-from w2c_tui.db.writes import Raced
+from w2c_tui.db.writes import retire
 from w2c_tui.domain.labels import Label, VerdictStatus
 from w2c_tui.domain.models import LabelChange
 from w2c_tui.domain.team import Seen
@@ -82,13 +81,7 @@ def write_label(session: Session, write: LabelWrite) -> LabelChange | None:
     ):
         return None
     if current is not None:
-        retired = session.execute(
-            update(VerdictRow)
-            .where(col(VerdictRow.id) == current.id, col(VerdictRow.is_current).is_(True))
-            .values(is_current=False)
-        )
-        if retired.rowcount != 1:  # type: ignore[attr-defined]
-            raise Raced
+        retire(session, VerdictRow, current.id)
     row = VerdictRow(
         rater_id=write.rater_id,
         item_id=write.item_id,

@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlmodel import Session
 
@@ -40,6 +40,16 @@ TRANSIENT = (
 
 class Raced(Exception):
     """Another writer changed the row between our read and our update: try again."""
+
+
+def retire(session: Session, table: Any, row_id: int | None) -> None:
+    """Make the current row `row_id` of `table` history (`is_current` false), only if it is
+    still current: Raced when another writer retired it first."""
+    retired = session.execute(
+        update(table).where(table.id == row_id, table.is_current.is_(True)).values(is_current=False)
+    )
+    if retired.rowcount != 1:  # type: ignore[attr-defined]
+        raise Raced
 
 
 def write_session(engine: Engine, *, busy_ms: int = ATTEMPT_MS) -> Session:
