@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from w2c_tui.db.convert import dumps
 from w2c_tui.db.tables import DatasetRow, RaterRow, TargetModelRow, utcnow
@@ -32,6 +32,12 @@ def chunked(ids: Iterable[int], size: int = ID_CHUNK) -> Iterator[list[int]]:
             chunk = []
     if chunk:
         yield chunk
+
+
+def equal(column: Any, value: int | None) -> Any:
+    """`column = value`, or `column IS NULL` for None (SQL's = is never true for NULL); a plain
+    comparison either way, so an index on the column still serves it."""
+    return col(column).is_(None) if value is None else col(column) == value
 
 
 def dataset_row(session: Session, name: str) -> DatasetRow:

@@ -17,7 +17,7 @@ from sqlalchemy import Engine, insert, update
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
-from w2c_tui.db.common import dataset_row
+from w2c_tui.db.common import dataset_row, equal
 from w2c_tui.db.convert import to_rater
 from w2c_tui.db.tables import ItemRow, RaterRow, ResponseRow, TargetModelRow, utcnow
 from w2c_tui.db.tables_team import CriticLabelRow
@@ -55,9 +55,7 @@ class CriticLabelStore:
                 col(CriticLabelRow.rater_id) == rater_id,
                 col(CriticLabelRow.item_id) == item_id,
                 col(CriticLabelRow.is_current).is_(True),
-                col(CriticLabelRow.response_id).is_(None)
-                if response_id is None
-                else col(CriticLabelRow.response_id) == response_id,
+                equal(CriticLabelRow.response_id, response_id),
             )
         ).first()
 
@@ -115,9 +113,7 @@ class CriticLabelStore:
                 .where(
                     col(CriticLabelRow.rater_id) == rater_id,
                     col(CriticLabelRow.item_id) == item_id,
-                    col(CriticLabelRow.response_id).is_(None)
-                    if response_id is None
-                    else col(CriticLabelRow.response_id) == response_id,
+                    equal(CriticLabelRow.response_id, response_id),
                 )
                 .order_by(col(CriticLabelRow.id))
             ).all()

@@ -12,6 +12,7 @@ from sqlmodel import Session, col, select
 from w2c_tui.db.common import chunked, dataset_row, rater_row, target_model_row
 from w2c_tui.db.convert import dumps
 from w2c_tui.db.import_items import store_items
+from w2c_tui.db.label_write import current_verdict
 from w2c_tui.db.tables import (
     DatasetRow,
     ImportLogRow,
@@ -194,18 +195,7 @@ class ImportWriter:
             )
             if record.response_index is not None and response_id is None:
                 continue
-            query = select(VerdictRow).where(
-                col(VerdictRow.rater_id) == rater.id,
-                col(VerdictRow.item_id) == item_id,
-                col(VerdictRow.is_current).is_(True),
-                col(VerdictRow.target_model_id).is_(None)
-                if model_id is None
-                else col(VerdictRow.target_model_id) == model_id,
-                col(VerdictRow.response_id).is_(None)
-                if response_id is None
-                else col(VerdictRow.response_id) == response_id,
-            )
-            current = session.exec(query).first()
+            current = current_verdict(session, rater.id, item_id, model_id, response_id)
             if current is not None and _same(current, record):
                 same += 1
                 continue

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, col, select
 
+from w2c_tui.db.common import equal
 from w2c_tui.db.tables import VerdictRow
 from w2c_tui.db.tables_team import GuidelineRow
 from w2c_tui.db.writes import retire
@@ -45,12 +46,8 @@ def current_verdict(
             col(VerdictRow.rater_id) == rater_id,
             col(VerdictRow.item_id) == item_id,
             col(VerdictRow.is_current).is_(True),
-            col(VerdictRow.target_model_id).is_(None)
-            if model_id is None
-            else col(VerdictRow.target_model_id) == model_id,
-            col(VerdictRow.response_id).is_(None)
-            if response_id is None
-            else col(VerdictRow.response_id) == response_id,
+            equal(VerdictRow.target_model_id, model_id),
+            equal(VerdictRow.response_id, response_id),
         )
     ).first()
 
