@@ -20,6 +20,7 @@ from fake_server import FAST_RETRY, make_config, make_task, run_tasks
 from model_server import ModelOpenAI
 from tiny_models import (
     DEMO,
+    cpu_config,
     judge_path,
     load_tasks,
     one_torch_thread,  # noqa: F401 (an autouse fixture)
@@ -27,7 +28,7 @@ from tiny_models import (
 )
 
 from w2c_tui.domain.labels import Label, VerdictStatus
-from w2c_tui.domain.runs import Backend, Method, RunConfig, RunStartError, Task, TaskResult
+from w2c_tui.domain.runs import Method, RunStartError, Task, TaskResult
 from w2c_tui.runs.api.executor import OpenAIExecutor
 from w2c_tui.runs.local.executor import TransformersExecutor
 
@@ -96,15 +97,7 @@ def mcq_tasks(every: int = 1) -> list[Task]:
 
 
 def local_mcq(folder: Path, tasks: Sequence[Task], template: str) -> dict[str, TaskResult]:
-    config = RunConfig(
-        method=Method.MCQ_LOGPROB,
-        backend=Backend.TRANSFORMERS,
-        model=str(folder),
-        dataset="test",
-        template=template,
-        dtype="float32",
-        device="cpu",
-    )
+    config = cpu_config(Method.MCQ_LOGPROB, folder, "test", template=template)
     results: list[TaskResult] = []
     TransformersExecutor(config).run(tasks, results.append, lambda: False)
     return {r.task.uuid: r for r in results}

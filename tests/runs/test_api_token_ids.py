@@ -20,6 +20,7 @@ from model_server import ModelOpenAI
 from tiny_models import (
     DEMO,
     build_model,
+    cpu_config,
     load_tasks,
     one_torch_thread,  # noqa: F401 (an autouse fixture)
     tiny_model_dir,
@@ -27,7 +28,7 @@ from tiny_models import (
 )
 
 from w2c_tui.domain.labels import Label, VerdictStatus
-from w2c_tui.domain.runs import Backend, Method, RunConfig, RunStartError, Task, TaskResult
+from w2c_tui.domain.runs import Method, RunStartError, Task, TaskResult
 from w2c_tui.runs.api.executor import OpenAIExecutor
 from w2c_tui.runs.local.executor import TransformersExecutor
 
@@ -82,16 +83,7 @@ def api_scores(
 def local_scores(
     model_dir: Path, tasks: Sequence[Task], template: str, bos: bool = False
 ) -> dict[str, TaskResult]:
-    config = RunConfig(
-        method=Method.MCQ_LOGPROB,
-        backend=Backend.TRANSFORMERS,
-        model=str(model_dir),
-        dataset="test",
-        template=template,
-        dtype="float32",
-        device="cpu",
-        bos=bos,
-    )
+    config = cpu_config(Method.MCQ_LOGPROB, model_dir, "test", template=template, bos=bos)
     out: list[TaskResult] = []
     TransformersExecutor(config).run(tasks, out.append, lambda: False)
     return {r.task.uuid: r for r in out}

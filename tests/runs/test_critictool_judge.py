@@ -165,18 +165,15 @@ def test_a_local_chat_model_judges_with_one_repair_turn(services: Services) -> N
     """The tiny Qwen2 model (random weights) never writes the JSON object: every unit gets
     its first reply and one repair turn, then an error that quotes both; no label is
     invented."""
-    from tiny_models import tiny_model_dir
+    from tiny_models import cpu_config, tiny_model_dir
 
     services.critic.import_file(DATASET, dataset="plain")
-    config = RunConfig(
-        method=Method.CRITICTOOL_JUDGE,
-        backend=Backend.TRANSFORMERS,
-        model=str(tiny_model_dir("qwen2")),
-        dataset="plain",
+    config = cpu_config(
+        Method.CRITICTOOL_JUDGE,
+        tiny_model_dir("qwen2"),
+        "plain",
         max_tokens=4,
         batch_size=4,
-        device="cpu",
-        dtype="float32",
         threads=1,
         limit=5,
     )

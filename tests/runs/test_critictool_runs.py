@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ pytest.importorskip("openai")
 from fake_server import FakeOpenAI
 from sqlalchemy import text
 from test_kill_resume import wait_for
-from tiny_models import tiny_model_dir
+from tiny_models import cpu_config, tiny_model_dir
 from tiny_similarity import tiny_similarity_dir
 
 from w2c_tui.domain.runs import Backend, Method, RunConfig, RunStartError, RunStatus
@@ -131,33 +132,19 @@ def test_api_run_with_faults_killed_and_resumed_then_scored(demo: Services, tmp_
 def test_local_tiny_model_run(services: Services) -> None:
     services.imports.import_path(INTERNAL, dataset="ct")
     services.imports.import_path(EXTERNAL, dataset="ct")
-    base = RunConfig(
-        method=Method.CRITICTOOL,
-        backend=Backend.TRANSFORMERS,
-        model=str(tiny_model_dir("qwen2")),
-        dataset="ct",
+    base = cpu_config(
+        Method.CRITICTOOL,
+        tiny_model_dir("qwen2"),
+        "ct",
         max_tokens=6,
         batch_size=4,
-        device="cpu",
-        dtype="float32",
         threads=1,
         critic_cot=True,
         critic_mode="finish",
     )
     first = services.runs.execute(services.runs.create(base))
     assert (first.status, first.n_done, first.n_error) == (RunStatus.DONE, 28, 0)
-    again = services.runs.execute(
-        services.runs.create(
-            RunConfig(
-                **{
-                    **base.as_json(),
-                    "method": Method.CRITICTOOL,
-                    "backend": Backend.TRANSFORMERS,
-                    "target_model": "twin",
-                }
-            )
-        )
-    )
+    again = services.runs.execute(services.runs.create(replace(base, target_model="twin")))
     assert again.n_done == 28
     ours = services.critic.dataset_predictions("ct", run_id=first.id)
     twin = services.critic.dataset_predictions("ct", run_id=again.id)

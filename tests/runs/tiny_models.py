@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from w2c_tui.domain.labels import Label
-from w2c_tui.domain.runs import Task
+from w2c_tui.domain.runs import Backend, Method, RunConfig, Task
 from w2c_tui.runs.prompts.official import (
     DEFAULT_SYSTEM_PROMPT,
     QWEN2_5_END,
@@ -195,3 +195,16 @@ def one_torch_thread() -> Iterator[None]:
         os.environ.pop("OMP_NUM_THREADS", None)
     else:
         os.environ["OMP_NUM_THREADS"] = env_before
+
+
+def cpu_config(method: Method, model: Path | str, dataset: str, **settings: Any) -> RunConfig:
+    """A run of a local model on the CPU in float32 (the settings the tests compare under)."""
+    return RunConfig(
+        method=method,
+        backend=Backend.TRANSFORMERS,
+        model=str(model),
+        dataset=dataset,
+        device="cpu",
+        dtype="float32",
+        **settings,
+    )
