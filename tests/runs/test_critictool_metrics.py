@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tiny_similarity import tiny_similarity_dir
+from tiny_similarity import one_thread_similarity
 
 from w2c_tui.io.critictool import read_critictool
 from w2c_tui.runs.critictool.metrics_external import ExternalScore, score_external_file
@@ -34,13 +34,8 @@ MEAN_KEYS = {"broke": "break"}
 
 @pytest.fixture(scope="module")
 def similarity() -> Iterator[SentenceSimilarity]:
-    """The tiny model, with one torch thread (the tests' model is too small to gain)."""
-    import torch
-
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield SentenceSimilarity(tiny_similarity_dir(), device="cpu")
-    torch.set_num_threads(threads)
+    """The tiny model, with one torch thread."""
+    yield from one_thread_similarity()
 
 
 def _close(ours: dict[str, float | None], theirs: dict[str, float]) -> None:

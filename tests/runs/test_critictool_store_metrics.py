@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tiny_similarity import tiny_similarity_dir
+from tiny_similarity import one_thread_similarity, tiny_similarity_dir
 from typer.testing import CliRunner
 
 from w2c_tui.cli import app
@@ -25,12 +25,8 @@ TOLERANCE = 1e-6
 
 @pytest.fixture(scope="module")
 def similarity() -> Iterator[SentenceSimilarity]:
-    import torch
-
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield SentenceSimilarity(tiny_similarity_dir(), device="cpu")
-    torch.set_num_threads(threads)
+    """The tiny model, with one torch thread."""
+    yield from one_thread_similarity()
 
 
 def test_stored_predictions_score_as_the_reference(

@@ -14,7 +14,7 @@ import functools
 import re
 import shutil
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -138,3 +138,16 @@ def tiny_similarity_dir() -> Path:
     root = Path(tempfile.mkdtemp(prefix="w2c-tiny-sbert-"))
     atexit.register(shutil.rmtree, root, ignore_errors=True)
     return build_model(root)
+
+
+def one_thread_similarity() -> Iterator[Any]:
+    """The tiny model as a `SentenceSimilarity` on the CPU, with one torch thread while it is
+    in use (the model is too small to gain from more); for module-scoped fixtures."""
+    import torch
+
+    from w2c_tui.runs.critictool.similarity import SentenceSimilarity
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield SentenceSimilarity(tiny_similarity_dir(), device="cpu")
+    torch.set_num_threads(threads)
