@@ -6,7 +6,7 @@ through echo."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -17,13 +17,13 @@ pytest.importorskip("openai")
 
 from fake_server import FAST_RETRY, make_config, run_tasks
 from model_server import ModelOpenAI
+from tiny_api import MODEL
 from tiny_models import (
     DEMO,
     build_model,
     cpu_config,
     load_tasks,
     one_torch_thread,  # noqa: F401 (an autouse fixture)
-    tiny_model_dir,
     train_tokenizer,
 )
 
@@ -34,7 +34,6 @@ from w2c_tui.runs.local.executor import TransformersExecutor
 
 pytestmark = pytest.mark.slow
 
-MODEL = "tiny-gpt2"
 SPLIT = (
     ("direct", "ther in Paris"),
     ("tool_call", '{"name": "thermostat", "arguments": {}}'),
@@ -42,17 +41,6 @@ SPLIT = (
     ("cannot_answer", "thermometer"),
 )
 """Answers whose first token merges with the end of "Tell me the wea" when encoded together."""
-
-
-@pytest.fixture(scope="module")
-def model_dir() -> Path:
-    return tiny_model_dir("gpt2")
-
-
-@pytest.fixture
-def server(model_dir: Path) -> Iterator[ModelOpenAI]:
-    with ModelOpenAI(model_dir=model_dir, models=(MODEL,)) as s:
-        yield s
 
 
 def boundary_tasks() -> list[Task]:
