@@ -22,6 +22,10 @@ class AssignmentPlanRow(SQLModel, table=True):
     overlap: int
     seed: int
     config_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))
+    blind: str = Field(
+        default="default", sa_column=Column(Text, nullable=False, server_default="default")
+    )
+    """'required' (annotators cannot switch blind mode off), 'default' (opens blind) or 'off'."""
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
 
@@ -115,3 +119,35 @@ class CriticLabelRow(SQLModel, table=True):
     supersedes_id: int | None = Field(default=None, foreign_key="critic_label.id")
     is_current: bool = True
     created_at: datetime = Field(default_factory=utcnow)
+
+
+class TeamMemberRow(SQLModel, table=True):
+    """A person's role in this database: `lead` (assigns, edits guidelines, adjudicates, labels
+    for others) or `annotator` (labels as themself). A database without any lead is a solo
+    database: its one user may do everything (docs/team.md)."""
+
+    __tablename__ = "team_member"
+    __table_args__ = (UniqueConstraint("rater_id", name="uq_team_member_rater"),)
+    id: int | None = Field(default=None, primary_key=True)
+    rater_id: int = Field(foreign_key="rater.id")
+    role: str
+    added_by: str | None = None
+    added_at: datetime = Field(default_factory=utcnow)
+
+
+class InviteRow(SQLModel, table=True):
+    """A browser invitation for `w2c serve`: the SHA-256 of its secret token (the token itself is
+    shown once and never stored), who it lets in, when it expires or was revoked."""
+
+    __tablename__ = "invite"
+    __table_args__ = (
+        UniqueConstraint("token_hash", name="uq_invite_token_hash"),
+        Index("ix_invite_rater", "rater_id"),
+    )
+    id: int | None = Field(default=None, primary_key=True)
+    rater_id: int = Field(foreign_key="rater.id")
+    token_hash: str
+    created_at: datetime = Field(default_factory=utcnow)
+    expires_at: datetime
+    revoked_at: datetime | None = None
+    last_used_at: datetime | None = None
