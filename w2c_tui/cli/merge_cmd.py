@@ -58,8 +58,9 @@ def merge(
                 unit = conflict.uuid + (f" ({conflict.model})" if conflict.model else "")
                 typer.echo(
                     f"  conflict: {conflict.rater} on {unit}: kept {conflict.kept} "
-                    f"({conflict.kept_at:%Y-%m-%d %H:%M:%S}), over {conflict.lost} "
-                    f"({conflict.lost_at:%Y-%m-%d %H:%M:%S}, {conflict.lost_from}; kept as history)"
+                    f"({conflict.kept_at:%Y-%m-%d %H:%M:%S}, from {conflict.kept_from}), "
+                    f"over {conflict.lost} ({conflict.lost_at:%Y-%m-%d %H:%M:%S}, "
+                    f"from {conflict.lost_from}; kept as history)"
                 )
             for line in c.skipped:
                 typer.echo(f"  not merged: {line}")

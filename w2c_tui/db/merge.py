@@ -3,14 +3,17 @@ flags, notes, assignments, guidelines) brought into this one, all sources in one
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 
 from sqlalchemy import Engine
+from sqlalchemy.exc import DBAPIError
 
-from w2c_tui.db.merge_read import read_source
+from w2c_tui.db.merge_read import Source, read_source
 from w2c_tui.db.merge_write import Counts, Merger
 from w2c_tui.db.writes import write_session
+from w2c_tui.domain.errors import InputError
 
 MERGE_WAIT_MS = 30_000
 """How long the merge waits for the database's write lock (annotators may be labelling)."""
@@ -20,11 +23,12 @@ def merge_files(engine: Engine, paths: Sequence[Path], *, dry_run: bool = False)
     """Merge every file at `paths` into the database behind `engine`; with `dry_run`, count
     what would change and roll it all back. Any refused source (not a w2c database, newer,
     a dataset that differs, a response the target lacks) leaves the target untouched."""
-    sources = [read_source(Path(p)) for p in paths]  # every file is read before any write
+    sources = [_read(Path(p)) for p in paths]  # every file is read before any write
     counts: list[Counts] = []
+    origins: dict[object, str] = {}  # which source of this command added a row (conflicts)
     with write_session(engine, busy_ms=MERGE_WAIT_MS) as session:
         for source in sources:
-            merger = Merger(session, source)
+            merger = Merger(session, source, origins)
             merger.check_datasets()
             merger.map_responses()
             merger.map_raters()
@@ -40,3 +44,13 @@ def merge_files(engine: Engine, paths: Sequence[Path], *, dry_run: bool = False)
         else:
             session.commit()
     return counts
+
+
+def _read(path: Path) -> Source:
+    """The source at `path`; a file that breaks while it is read (truncated, corrupt pages)
+    is refused by name, never a crash."""
+    try:
+        return read_source(path)
+    except (sqlite3.DatabaseError, DBAPIError) as error:
+        reason = " ".join(str(getattr(error, "orig", None) or error).split())
+        raise InputError(str(path), f"not a w2c database / corrupt: {reason}") from error

@@ -67,7 +67,12 @@ def plan(
     """Decide, unit by unit, what to add and which row is current (see the module docstring);
     conflicts go to `m.out.conflicts`. `values(unit, source row, current?, the target's current
     row)` gives a new row's columns."""
-    from w2c_tui.db.merge_write import Conflict, moment
+    from w2c_tui.db.merge_write import TARGET, Conflict, moment
+
+    def origin(unit: U, row: Row, mine: Row) -> str:
+        if row is mine:
+            return str(m.src.path)
+        return m.origins.get((history.table.__name__, unit, history.identity(row)), TARGET)
 
     out = Plan([], [], [], 0)
     for unit, rows in by_unit.items():
@@ -93,7 +98,8 @@ def plan(
                         kept_at=kept["created_at"],
                         lost=history.shown(lost),
                         lost_at=lost["created_at"],
-                        lost_from=str(m.src.path) if lost is mine else "the target",
+                        lost_from=origin(unit, lost, mine),
+                        kept_from=origin(unit, kept, mine),
                     )
                 )
             if not same and later:
@@ -110,6 +116,7 @@ def plan(
                 out.known += 1
                 continue
             known[key] = None
+            m.origins[(history.table.__name__, unit, key)] = str(m.src.path)
             out.new_rows.append(values(unit, row, winner_new and row is mine, current))
     return out
 

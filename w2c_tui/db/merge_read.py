@@ -10,7 +10,6 @@ upgraded; one that is not a w2c database, or that a newer w2c-tui wrote, is refu
 from __future__ import annotations
 
 import hashlib
-import shutil
 import sqlite3
 import tempfile
 from collections.abc import Iterator
@@ -18,6 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from sqlalchemy import Engine, create_engine
 from sqlalchemy.pool import NullPool
@@ -76,27 +76,58 @@ class Source:
     critic_labels: list[dict[str, Any]] = field(default_factory=list)
 
 
+def read_only_uri(path: Path) -> str:
+    """The SQLite URI that opens exactly `path`, read-only: every character that a URI gives a
+    meaning to (`%`, `#`, `?`, spaces) is escaped, so `x%41.db` is not `xA.db` and `ann#1.db`
+    is not `ann`."""
+    return f"file:{quote(str(path.resolve()), safe='/')}?mode=ro"
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    """A read-only connection to exactly `path` (it sees what is still in its WAL)."""
+    return sqlite3.connect(read_only_uri(path), uri=True, check_same_thread=False)
+
+
 def _is_w2c(path: Path) -> None:
-    """Refuse anything but an SQLite file with w2c's tables (read-only peek)."""
+    """Refuse anything but an intact SQLite file with w2c's tables (read-only peek)."""
     if not path.is_file():
         raise InputError(str(path), "no such file")
     with path.open("rb") as handle:
         if handle.read(16) != b"SQLite format 3\x00":
             raise InputError(str(path), "not an SQLite database (w2c merge reads w2c .db files)")
-    connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    connection = _connect(path)
     try:
         names = {r[0] for r in connection.execute("SELECT name FROM sqlite_master")}
+        problems = [r[0] for r in connection.execute("PRAGMA quick_check(5)")]
+    except sqlite3.DatabaseError as error:
+        raise InputError(str(path), f"not a w2c database / corrupt: {error}") from error
     finally:
         connection.close()
+    if problems != ["ok"]:
+        raise InputError(str(path), f"not a w2c database / corrupt: {'; '.join(problems)}")
     if not {"alembic_version", "item", "verdict", "rater"} <= names:
         raise InputError(str(path), "an SQLite database, but not one w2c-tui wrote")
+
+
+def _backup(path: Path, copy: Path) -> None:
+    """Copy `path` to `copy` with SQLite's backup API from a read-only connection: the copy
+    holds what is still in the source's WAL (a file copy would lose those labels)."""
+    source = _connect(path)
+    try:
+        target = sqlite3.connect(copy)
+        try:
+            source.backup(target)
+        finally:
+            target.close()
+    finally:
+        source.close()
 
 
 @contextmanager
 def opened(path: Path) -> Iterator[Engine]:
     """A read engine on `path`, or on an upgraded temporary copy when it is older."""
     _is_w2c(path)
-    engine = create_engine(f"sqlite:///file:{path}?mode=ro&uri=true", poolclass=NullPool)
+    engine = create_engine("sqlite://", creator=lambda: _connect(path), poolclass=NullPool)
     try:
         revision = check_known(engine)
     except Exception as error:
@@ -110,8 +141,8 @@ def opened(path: Path) -> Iterator[Engine]:
         return
     engine.dispose()
     with tempfile.TemporaryDirectory(prefix="w2c-merge-") as folder:
-        copy = Path(folder) / path.name
-        shutil.copyfile(path, copy)
+        copy = Path(folder) / "source.db"  # a plain name: the source's may hold % or #
+        _backup(path, copy)
         older = create_engine(f"sqlite:///{copy}", poolclass=NullPool)
         try:
             upgrade(older)

@@ -31,6 +31,8 @@ from w2c_tui.db.tables_team import (
 )
 from w2c_tui.domain.errors import InputError
 
+TARGET = "the target"
+"""A conflict's side that was in the target database before this merge command."""
 Unit = tuple[int, int, int | None, int | None]
 """(rater id, item id, target model id, response id)."""
 SHOWN = 5
@@ -53,6 +55,8 @@ class Conflict:
     lost: str | None
     lost_at: datetime
     lost_from: str
+    kept_from: str = TARGET
+    """Where each side came from: a source file of this command, or the target database."""
 
 
 @dataclass
@@ -76,9 +80,13 @@ class Counts:
 class Merger:
     """Maps a source's identities to the target's rows and writes what is missing."""
 
-    def __init__(self, session: Session, source: Source) -> None:
+    def __init__(
+        self, session: Session, source: Source, origins: dict[object, str] | None = None
+    ) -> None:
         self.s = session
         self.src = source
+        self.origins: dict[object, str] = {} if origins is None else origins
+        """Rows an earlier source of the same command added, by identity → that file."""
         self.out = Counts(source=str(source.path))
         self.datasets: dict[str, int] = {}
         self.items: dict[tuple[str, str], int] = {}
