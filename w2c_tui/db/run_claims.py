@@ -10,7 +10,11 @@ from sqlalchemy import Engine, delete, update
 from sqlmodel import Session, col
 
 from w2c_tui.db.tables import RunResultRow, RunRow
+from w2c_tui.db.writes import write_session
 from w2c_tui.domain.runs import RunStatus
+
+WRITE_WAIT_MS = 30_000
+"""How long a worker's claim waits for the write lock (the same wait as its result batches)."""
 
 
 class RunClaims:
@@ -59,7 +63,7 @@ class RunClaims:
         self, run_id: int, *, pid: int, started: float | None, host: str, now: datetime
     ) -> bool:
         """A worker takes a pending run: True for exactly one of several trying at once."""
-        with Session(self.engine) as session, session.begin():
+        with write_session(self.engine, busy_ms=WRITE_WAIT_MS) as session, session.begin():
             claimed = session.execute(
                 update(RunRow)
                 .where(col(RunRow.id) == run_id, col(RunRow.status) == RunStatus.PENDING.value)
@@ -80,7 +84,7 @@ class RunClaims:
     ) -> bool:
         """Interrupted, if the run is still as it was seen (same status, same worker)."""
         pid_is = col(RunRow.pid).is_(None) if pid is None else col(RunRow.pid) == pid
-        with Session(self.engine) as session, session.begin():
+        with write_session(self.engine, busy_ms=WRITE_WAIT_MS) as session, session.begin():
             changed = session.execute(
                 update(RunRow)
                 .where(col(RunRow.id) == run_id, col(RunRow.status) == seen.value, pid_is)

@@ -15,7 +15,7 @@ from w2c_tui.db.convert import dumps
 from w2c_tui.db.critic_labels import critic_judge_records
 from w2c_tui.db.critic_runs import critic_records
 from w2c_tui.db.tables import ResponseRow, RunResultRow, RunRow, VerdictRow, utcnow
-from w2c_tui.db.writes import write_session
+from w2c_tui.db.writes import patiently, write_session
 from w2c_tui.domain.labels import Label, VerdictStatus
 from w2c_tui.domain.records import RaterSpec
 from w2c_tui.domain.runs import RunConfig, TaskResult
@@ -72,13 +72,19 @@ class RunRecords:
         earlier batch, or twice in this one) is skipped: every task is stored exactly once."""
         if not results:
             return 0
+
+        def batch(some: Sequence[TaskResult]) -> int:  # a busy database is waited for
+            return patiently(
+                lambda: self._batch(run_id, some, config, rater), deadline_s=WRITE_WAIT_MS / 1000
+            )
+
         try:
-            return self._batch(run_id, results, config, rater)
+            return batch(results)
         except IntegrityError:  # recorded meanwhile by another writer: one at a time
             stored = 0
             for result in results:
                 try:
-                    stored += self._batch(run_id, [result], config, rater)
+                    stored += batch([result])
                 except IntegrityError:
                     continue
             return stored

@@ -15,7 +15,7 @@ from w2c_tui.db.common import chunked, dataset_row, rater_row, target_model_row
 from w2c_tui.db.convert import dumps, loads, to_item
 from w2c_tui.db.critic_queries import critic_samples, judged_predictions
 from w2c_tui.db.run_claims import RunClaims
-from w2c_tui.db.run_records import RunRecords
+from w2c_tui.db.run_records import WRITE_WAIT_MS, RunRecords
 from w2c_tui.db.run_results import RunResults
 from w2c_tui.db.tables import (
     DatasetRow,
@@ -26,6 +26,7 @@ from w2c_tui.db.tables import (
     RunRow,
     TargetModelRow,
 )
+from w2c_tui.db.writes import patiently, write_session
 from w2c_tui.domain.errors import NotFoundError
 from w2c_tui.domain.records import RaterSpec
 from w2c_tui.domain.runs import RunConfig, RunInfo, RunStatus, Task
@@ -125,14 +126,20 @@ class RunStore(RunRecords, RunResults, RunClaims):
             return described
 
     def update(self, run_id: int, **values: Any) -> None:
-        """Set columns of a run (status given as RunStatus)."""
-        with Session(self.engine) as session, session.begin():
-            row = session.get(RunRow, run_id)
-            if row is None:
-                raise NotFoundError(f"no run {run_id}")
-            for key, value in values.items():
-                setattr(row, key, value.value if isinstance(value, RunStatus) else value)
-            session.add(row)
+        """Set columns of a run (status given as RunStatus). The write lock is taken first and
+        a busy database waited for (WRITE_WAIT_MS, then retried to the same deadline): a run's
+        heartbeat and status never fail for a lock another process holds briefly."""
+
+        def write() -> None:
+            with write_session(self.engine, busy_ms=WRITE_WAIT_MS) as session, session.begin():
+                row = session.get(RunRow, run_id)
+                if row is None:
+                    raise NotFoundError(f"no run {run_id}")
+                for key, value in values.items():
+                    setattr(row, key, value.value if isinstance(value, RunStatus) else value)
+                session.add(row)
+
+        patiently(write, deadline_s=WRITE_WAIT_MS / 1000)
 
     def status(self, run_id: int) -> RunStatus:
         """The run's current status (read fresh: another process may have changed it)."""
@@ -226,18 +233,23 @@ class RunStore(RunRecords, RunResults, RunClaims):
     def set_identity(
         self, run_id: int, fingerprint: str, describe: dict[str, Any], rater: RaterSpec | None
     ) -> None:
-        """Record what the executor said identifies the computation, and the run's rater."""
-        with Session(self.engine) as session, session.begin():
-            row = session.get(RunRow, run_id)
-            if row is None:
-                raise NotFoundError(f"no run {run_id}")
-            stored = loads(row.config_json)
-            stored["describe"] = describe
-            row.config_json = dumps(stored)
-            row.fingerprint = fingerprint
-            if rater is not None:
-                row.rater_id = rater_row(session, rater).id
-            session.add(row)
+        """Record what the executor said identifies the computation, and the run's rater
+        (waiting for a busy database as `update` does)."""
+
+        def write() -> None:
+            with write_session(self.engine, busy_ms=WRITE_WAIT_MS) as session, session.begin():
+                row = session.get(RunRow, run_id)
+                if row is None:
+                    raise NotFoundError(f"no run {run_id}")
+                stored = loads(row.config_json)
+                stored["describe"] = describe
+                row.config_json = dumps(stored)
+                row.fingerprint = fingerprint
+                if rater is not None:
+                    row.rater_id = rater_row(session, rater).id
+                session.add(row)
+
+        patiently(write, deadline_s=WRITE_WAIT_MS / 1000)
 
     def dataset_name(self, dataset_id: int) -> str:
         """A dataset's name by id."""

@@ -96,3 +96,21 @@ def retry_write(fn: Callable[[], T], *, deadline_s: float = 2.0) -> T:
             raise WriteError(_reason(error), retryable=False) from error
         time.sleep(delay * (0.5 + random.random()))
         delay = min(delay * 2, 0.2)
+
+
+def patiently(fn: Callable[[], T], *, deadline_s: float) -> T:
+    """Run `fn` again while the database is busy (another writer holds its lock), with a
+    backoff, until `deadline_s` has passed; any other error reaches the caller at once.
+
+    A run's heartbeat, counters and status go through here: a lock held shorter than the
+    run's wait never fails the run."""
+    start = time.monotonic()
+    delay = 0.01
+    while True:
+        try:
+            return fn()
+        except OperationalError as error:
+            if not _transient(error) or time.monotonic() - start > deadline_s:
+                raise
+        time.sleep(delay * (0.5 + random.random()))
+        delay = min(delay * 2, 0.5)

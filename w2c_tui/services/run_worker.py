@@ -118,7 +118,7 @@ class RunWorker:
         log.info("%d tasks, %d already recorded, %d to do", len(tasks), len(done), len(todo))
         stop = threading.Event()
         beat = threading.Thread(
-            target=self._heartbeat, args=(run_id, stop), daemon=True, name="w2c-heartbeat"
+            target=self._heartbeat, args=(run_id, stop, log), daemon=True, name="w2c-heartbeat"
         )
         beat.start()
         should_stop = self._cancel_check(run_id)
@@ -188,9 +188,14 @@ class RunWorker:
 
         return should_stop
 
-    def _heartbeat(self, run_id: int, stop: threading.Event) -> None:
+    def _heartbeat(self, run_id: int, stop: threading.Event, log: logging.Logger) -> None:
+        """Beat until the run ends; a beat the database did not take (locked past the wait)
+        is logged and the next one tries again: this thread never dies while the run lives."""
         while not stop.wait(HEARTBEAT_EVERY):
-            self.runs.update(run_id, heartbeat_at=_now())
+            try:
+                self.runs.update(run_id, heartbeat_at=_now())
+            except Exception as error:
+                log.warning("run %d: heartbeat not saved, trying again: %s", run_id, error)
 
     def _fail(self, run_id: int, message: str) -> None:
         self.runs.update(run_id, status=RunStatus.FAILED, error=message, finished_at=_now())
