@@ -40,9 +40,7 @@ def upgrade() -> None:
     )
     op.create_index("ix_invite_rater", "invite", ["rater_id"])
     with op.batch_alter_table("assignment_plan") as batch:
-        batch.add_column(
-            sa.Column("blind", sa.Text(), nullable=False, server_default="default")
-        )
+        batch.add_column(sa.Column("blind", sa.Text(), nullable=False, server_default="default"))
 
 
 def downgrade() -> None:
