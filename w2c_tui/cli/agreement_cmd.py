@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from w2c_tui.cli.agreement_text import print_judges, print_pooled
-from w2c_tui.cli.context import print_json, services
+from w2c_tui.cli.context import BOOTSTRAP_MAX, SEED_MAX, print_json, services
 from w2c_tui.domain.dashboard import SliceBy
 from w2c_tui.domain.labels import InvalidMode
 from w2c_tui.domain.review import UnitKind
@@ -60,8 +60,10 @@ def agreement(
             "item, rater, label (an empty label is missing); any category names."
         ),
     ] = None,
-    bootstrap: Annotated[int, typer.Option(help="Bootstrap resamples (0: no intervals).")] = 1000,
-    seed: Annotated[int, typer.Option(help="Seed of the bootstrap.")] = 0,
+    bootstrap: Annotated[
+        int, typer.Option(help="Bootstrap resamples (0: no intervals).", min=0, max=BOOTSTRAP_MAX)
+    ] = 1000,
+    seed: Annotated[int, typer.Option(help="Seed of the bootstrap.", min=0, max=SEED_MAX)] = 0,
     list_raters: Annotated[
         bool, typer.Option("--list-raters", help="List the dataset's rater keys.")
     ] = False,

@@ -28,7 +28,7 @@ from w2c_tui.cli import (
     tui_cmd,
     verdicts_cmd,
 )
-from w2c_tui.cli.context import state
+from w2c_tui.cli.context import name_option, state
 
 HELP = """\
 w2c-tui: review When2Call items, model responses and judge verdicts from the keyboard,
@@ -72,6 +72,7 @@ def root(
             "--annotator",
             envvar="W2C_ANNOTATOR",
             help="Your name; every label you record carries it.",
+            callback=name_option,
         ),
     ] = None,
     version: Annotated[

@@ -6,8 +6,10 @@ from typing import Annotated
 
 import typer
 
+from w2c_tui.cli.acting import require_lead
 from w2c_tui.cli.context import EXIT_BAD_INPUT, fail, print_json, services
 from w2c_tui.cli.context import console as make_console
+from w2c_tui.domain.roles import LeadAction
 from w2c_tui.domain.team import AssignUnits, PlanReport, Selection
 
 assign_app = typer.Typer(
@@ -78,6 +80,8 @@ def assign(
     from w2c_tui.services.assignments import parse_annotators
 
     with services(ctx) as svc:
+        if not dry_run:
+            require_lead(ctx, svc, LeadAction.ASSIGN)
         names = parse_annotators(annotators)
         name = svc.datasets.resolve(dataset)
         if units is None:
@@ -170,6 +174,7 @@ def clear(
 ) -> None:
     """Remove assignments (labels are kept)."""
     with services(ctx) as svc:
+        require_lead(ctx, svc, LeadAction.ASSIGN)
         name = svc.datasets.resolve(dataset)
         removed = svc.assignments.clear(name, annotator)
     typer.echo(f"removed {removed} assignment(s) from {name}; labels are kept")

@@ -18,6 +18,15 @@ EXIT_NOT_FOUND = 1
 EXIT_BAD_INPUT = 2
 EXIT_STRICT = 3
 
+SEED_MAX = 2**31 - 1
+"""The largest seed an option takes (seeds are stored in 32-bit integer columns)."""
+COUNT_MAX = 2**31 - 1
+"""The largest count (--sample, --per-label, --limit, …) an option takes."""
+ID_MAX = 2**63 - 1
+"""The largest id (a run, a response) a database integer holds."""
+BOOTSTRAP_MAX = 1_000_000
+"""The most bootstrap resamples an option takes."""
+
 
 @dataclass
 class CliState:
@@ -48,9 +57,35 @@ def cannot_open(url: str | None, error: BaseException) -> str:
 
 
 def fail(message: str, code: int) -> typer.Exit:
-    """Print an error to stderr and return the Exit to raise."""
-    typer.echo(f"error: {message}", err=True)
+    """Print an error to stderr and return the Exit to raise (control characters escaped:
+    an error may quote a name or a line of a file)."""
+    from w2c_tui.domain.names import printable
+
+    typer.echo(f"error: {printable(message, multiline=True)}", err=True)
     return typer.Exit(code)
+
+
+def checked_name(value: str, option: str) -> str:
+    """A name given on the command line (`option` names where), in NFC and trimmed; a name
+    with control characters, blank or too long ends the command with exit 2."""
+    from w2c_tui.domain.names import clean_name
+
+    try:
+        return clean_name(value, f"{option}:")
+    except ValueError as error:
+        raise fail(str(error), EXIT_BAD_INPUT) from error
+
+
+def name_option(value: str | None) -> str | None:
+    """A typer callback for options that take a name (see `checked_name`)."""
+    if value is None:
+        return None
+    from w2c_tui.domain.names import clean_name
+
+    try:
+        return clean_name(value, "the name")
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from error
 
 
 @contextmanager
@@ -73,6 +108,8 @@ def services(ctx: typer.Context, *, migrate: bool = True) -> Iterator[Services]:
         raise fail(str(error), EXIT_NOT_FOUND) from error
     except W2CError as error:
         raise fail(str(error), EXIT_BAD_INPUT) from error
+    except OverflowError as error:  # a number past what the database stores
+        raise fail(f"a number too large for the database: {error}", EXIT_BAD_INPUT) from error
     finally:
         svc.close()
 

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from w2c_tui.cli.context import console, print_json, services
+from w2c_tui.cli.context import ID_MAX, console, print_json, services
 from w2c_tui.io.report.critictool import COLUMNS, cell
 
 critictool_app = typer.Typer(help="CriticTool: tool-calling self-critique.", no_args_is_help=True)
@@ -19,7 +19,9 @@ def metrics(
     dataset: Annotated[
         str | None, typer.Option(help="CriticTool dataset (may be left out when there is one).")
     ] = None,
-    run: Annotated[int | None, typer.Option("--run", help="Only this run's predictions.")] = None,
+    run: Annotated[
+        int | None, typer.Option("--run", help="Only this run's predictions.", min=1, max=ID_MAX)
+    ] = None,
     target_model: Annotated[str | None, typer.Option(help="Only this model's predictions.")] = None,
     similarity_model: Annotated[
         str | None,

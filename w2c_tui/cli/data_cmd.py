@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from w2c_tui.cli.choices import Label, ToolCount
+from w2c_tui.cli.context import COUNT_MAX, print_json, services
 from w2c_tui.cli.context import console as make_console
-from w2c_tui.cli.context import print_json, services
 from w2c_tui.cli.outcome_options import FlagCode
 
 if TYPE_CHECKING:
@@ -75,8 +75,10 @@ def items_list(
         FlagCode | None,
         typer.Option(help="Only items with this QA flag on (anyone's); `any`: any flag."),
     ] = None,
-    limit: Annotated[int | None, typer.Option(help="At most this many items.")] = None,
-    offset: Annotated[int, typer.Option(help="Skip this many items.")] = 0,
+    limit: Annotated[
+        int | None, typer.Option(help="At most this many items.", min=0, max=COUNT_MAX)
+    ] = None,
+    offset: Annotated[int, typer.Option(help="Skip this many items.", min=0, max=COUNT_MAX)] = 0,
     json_out: JsonOpt = False,
 ) -> None:
     """Items in file order with gold label, number of tools and question."""

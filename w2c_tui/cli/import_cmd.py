@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from w2c_tui.cli.choices import ImportKind
-from w2c_tui.cli.context import EXIT_STRICT, fail, print_json, services
+from w2c_tui.cli.context import EXIT_STRICT, fail, name_option, print_json, services
 
 if TYPE_CHECKING:
     from w2c_tui.domain.records import ImportReport
@@ -35,7 +35,8 @@ def import_files(
         str | None,
         typer.Option(
             help="Dataset to import into (items: default the file's stem; results: the only "
-            "dataset)."
+            "dataset).",
+            callback=name_option,
         ),
     ] = None,
     kind: Annotated[ImportKind | None, typer.Option(help=KIND_HELP)] = None,
@@ -43,12 +44,19 @@ def import_files(
         str | None,
         typer.Option(
             help="Target model name for results files that do not carry one (and for "
-            "CriticTool predictions files)."
+            "CriticTool predictions files).",
+            callback=name_option,
         ),
     ] = None,
-    judge: Annotated[str | None, typer.Option(help="Judge name for judge-output files.")] = None,
+    judge: Annotated[
+        str | None,
+        typer.Option(help="Judge name for judge-output files.", callback=name_option),
+    ] = None,
     scorer: Annotated[
-        str | None, typer.Option(help="Scorer name for lm-evaluation-harness samples files.")
+        str | None,
+        typer.Option(
+            help="Scorer name for lm-evaluation-harness samples files.", callback=name_option
+        ),
     ] = None,
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Validate and report; write nothing.")

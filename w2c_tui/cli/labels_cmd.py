@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from w2c_tui.cli.choices import ExportFormat as Format
-from w2c_tui.cli.context import services
+from w2c_tui.cli.context import checked_name, services
 from w2c_tui.cli.output import write_output
 from w2c_tui.io.records_out import records_text
 
@@ -89,17 +89,41 @@ def import_labels(
         str | None, typer.Option(help="Dataset (default: the file's dataset column).")
     ] = None,
     dry_run: Annotated[bool, typer.Option(help="Validate and report; write nothing.")] = False,
+    replace: Annotated[
+        bool,
+        typer.Option(
+            "--replace/--no-replace",
+            help="Replace an annotator's current label (and note) that the file changes "
+            "(default; the old one stays as history), or keep every existing one.",
+        ),
+    ] = True,
     json_out: Annotated[bool, typer.Option("--json", help="One JSON document on stdout.")] = False,
 ) -> None:
     """Human labels made elsewhere (a spreadsheet, Label Studio) become labels of those
     annotators. Columns: uuid, annotator, label; optional target_model, response_id, note,
-    flags (a;b), dataset. A row with a target model labels that model's response; without one
-    it is an item-QA label. A bad row stops the import with file:line:field and nothing
-    written; importing the same file again changes nothing."""
+    flags (a;b), dataset, status. A row with a target model labels that model's response;
+    without one it is an item-QA label. Reports each row as new, unchanged, replaced (old →
+    new, listed) or kept (--no-replace). Bad rows refuse the whole file with file:line:field,
+    each named, and nothing written; importing the same file again (or a `labels export
+    --format csv` of this database) changes nothing."""
     from w2c_tui.cli.context import print_json
+    from w2c_tui.domain.names import printable
 
     with services(ctx) as svc:
-        report = svc.labels.import_file(path, dataset, dry_run=dry_run)
+        if dataset is not None:
+            dataset = checked_name(dataset, "--dataset")
+        report = svc.labels.import_file(path, dataset, dry_run=dry_run, replace=replace)
+    changes = [
+        {
+            "line": r.line,
+            "annotator": r.annotator,
+            "uuid": r.uuid,
+            "target_model": r.target_model,
+            "old": r.old.value if r.old else None,
+            "new": r.new.value if r.new else None,
+        }
+        for r in report.replaced
+    ]
     if json_out:
         print_json(
             {
@@ -108,18 +132,38 @@ def import_labels(
                 "rows": report.rows,
                 "labels_new": report.labels_new,
                 "labels_unchanged": report.labels_unchanged,
+                "labels_replaced": report.labels_replaced,
+                "labels_kept": report.labels_kept,
                 "notes_new": report.notes_new,
+                "notes_replaced": report.notes_replaced,
+                "notes_kept": report.notes_kept,
                 "flags_new": report.flags_new,
                 "annotators": report.annotators,
+                "replaced" if replace else "kept": changes,
+                "replace": replace,
                 "dry_run": report.dry_run,
                 "changed": report.changed,
             }
         )
         return
     verb = "would record" if dry_run else "recorded"
-    typer.echo(
-        f"{report.path} → {report.dataset}: {report.rows} row(s); {verb} "
-        f"{report.labels_new} label(s), {report.notes_new} note(s), {report.flags_new} flag(s); "
-        f"{report.labels_unchanged} label(s) unchanged; annotators: "
-        f"{', '.join(report.annotators)}"
+    kept = f", {report.labels_kept} kept" if not replace else ""
+    notes = f"{report.notes_new} new, {report.notes_replaced} replaced" + (
+        f", {report.notes_kept} kept" if not replace else ""
     )
+    typer.echo(
+        printable(
+            f"{report.path} → {report.dataset}: {report.rows} row(s); {verb} labels: "
+            f"{report.labels_new} new, {report.labels_unchanged} unchanged, "
+            f"{report.labels_replaced} replaced{kept}; notes: {notes}; "
+            f"{report.flags_new} flag(s) switched on; annotators: "
+            f"{', '.join(report.annotators) or '—'}"
+        )
+    )
+    what = "replaced" if replace else "kept (--no-replace)"
+    for r in report.replaced:
+        unit = r.uuid + (f" ({r.target_model})" if r.target_model else "")
+        old = r.old.value if r.old else "no label"
+        new = r.new.value if r.new else "withdrawn"
+        change = f"{old} → {new}" if replace else f"kept {old}, file has {new}"
+        typer.echo(printable(f"  {what}: line {r.line}: {r.annotator} on {unit}: {change}"))

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from w2c_tui.cli.context import services
+from w2c_tui.cli.context import BOOTSTRAP_MAX, SEED_MAX, services
 from w2c_tui.cli.output import safe_name, write_output
 from w2c_tui.domain.dashboard import SliceBy
 from w2c_tui.domain.labels import InvalidMode
@@ -55,8 +55,10 @@ def report(
         SliceBy | None,
         typer.Option(help="Add slices: gold class, tools (0/1/2+), source or model."),
     ] = None,
-    bootstrap: Annotated[int, typer.Option(help="Bootstrap resamples (2000+ for papers).")] = 2000,
-    seed: Annotated[int, typer.Option(help="Seed of the bootstrap.")] = 0,
+    bootstrap: Annotated[
+        int, typer.Option(help="Bootstrap resamples (2000+ for papers).", min=0, max=BOOTSTRAP_MAX)
+    ] = 2000,
+    seed: Annotated[int, typer.Option(help="Seed of the bootstrap.", min=0, max=SEED_MAX)] = 0,
     similarity_model: Annotated[
         str | None,
         typer.Option(help="CriticTool datasets: the similarity model of the metrics section."),

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from w2c_tui.cli.context import EXIT_NOT_FOUND, fail, services
+from w2c_tui.cli.context import EXIT_NOT_FOUND, ID_MAX, fail, services
 
 FOLLOW_EVERY_S = 0.25
 SETTLE_S = 1.0
@@ -18,7 +18,7 @@ SETTLE_S = 1.0
 
 def logs(
     ctx: typer.Context,
-    run_id: Annotated[int, typer.Argument(help="The run id.")],
+    run_id: Annotated[int, typer.Argument(help="The run id.", min=1, max=ID_MAX)],
     follow: Annotated[
         bool, typer.Option("-f", "--follow", help="Keep printing what is added until it ends.")
     ] = False,

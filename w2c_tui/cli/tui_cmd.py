@@ -27,16 +27,35 @@ def tui(
             "(each `w2c serve` session).",
         ),
     ] = False,
+    invited: Annotated[
+        bool,
+        typer.Option(
+            "--invited",
+            hidden=True,
+            help="A `w2c serve` session: the annotator is W2C_ANNOTATOR, set by the server "
+            "from the browser's invitation; it is neither asked nor saved.",
+        ),
+    ] = False,
 ) -> None:
     """Open the TUI (on an empty database the bundled demo is imported first)."""
-    if ask_annotator:
+    if invited:
+        name = annotator or state(ctx).annotator
+        if not name:
+            raise fail("--invited needs W2C_ANNOTATOR (set by `w2c serve`)", EXIT_BAD_INPUT)
+        run_tui(ctx, dataset=dataset, annotator=name, invited=True)
+    elif ask_annotator:
         run_tui(ctx, dataset=dataset, annotator=None, ask=True)
     else:
         run_tui(ctx, dataset=dataset, annotator=annotator or state(ctx).annotator)
 
 
 def run_tui(
-    ctx: typer.Context, *, dataset: str | None, annotator: str | None, ask: bool = False
+    ctx: typer.Context,
+    *,
+    dataset: str | None,
+    annotator: str | None,
+    ask: bool = False,
+    invited: bool = False,
 ) -> None:
     """Build the services and the app the same way the tests do, and run it."""
     from w2c_tui.config import load_settings
@@ -57,7 +76,8 @@ def run_tui(
             annotator=None if ask else annotator or settings.annotator,
             dataset=dataset,
             settings=settings,
-            remember_annotator=not ask,
+            remember_annotator=not ask and not invited,
+            invited=invited,
         )
         app.run()
     finally:

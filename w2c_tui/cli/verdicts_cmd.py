@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from w2c_tui.cli.choices import ExportFormat
-from w2c_tui.cli.context import services
+from w2c_tui.cli.context import ID_MAX, services
 from w2c_tui.cli.output import write_output
 from w2c_tui.io.csvcell import safe_row
 
@@ -23,7 +23,7 @@ LABELS = ["direct", "tool_call", "request_for_info", "cannot_answer"]
 @verdicts_app.command("export")
 def export(
     ctx: typer.Context,
-    run: Annotated[int, typer.Option("--run", help="The run id.")],
+    run: Annotated[int, typer.Option("--run", help="The run id.", min=1, max=ID_MAX)],
     fmt: Annotated[
         ExportFormat, typer.Option("--format", help="jsonl or csv.")
     ] = ExportFormat.JSONL,

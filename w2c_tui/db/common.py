@@ -14,7 +14,8 @@ from sqlmodel import Session, col, select
 
 from w2c_tui.db.convert import dumps
 from w2c_tui.db.tables import DatasetRow, RaterRow, TargetModelRow, utcnow
-from w2c_tui.domain.errors import NotFoundError
+from w2c_tui.domain.errors import NotFoundError, W2CError
+from w2c_tui.domain.names import name_problem
 from w2c_tui.domain.records import RaterSpec
 
 ID_CHUNK = 5_000
@@ -57,12 +58,21 @@ def insert_ignore(session: Session, table: Any, values: dict[str, Any]) -> None:
     session.execute(module.insert(table).values(**values).on_conflict_do_nothing())
 
 
+def refuse_name(name: str, what: str) -> None:
+    """The last guard before a new name is stored (the front ends check names first, naming
+    the file, line and field): W2CError for a name `domain.names` does not accept."""
+    problem = name_problem(name)
+    if problem is not None:
+        raise W2CError(f"refused {what} name: the name {problem}")
+
+
 def rater_row(session: Session, spec: RaterSpec) -> RaterRow:
     """The rater for `spec`, created on first use (safe when another process races us)."""
     key = spec.key()
     query = select(RaterRow).where(RaterRow.key == key)
     row = session.exec(query).first()
     if row is None:
+        refuse_name(spec.name, f"{spec.kind.value} rater")
         insert_ignore(
             session,
             RaterRow,
@@ -83,6 +93,7 @@ def target_model_row(session: Session, name: str, backend: str | None = None) ->
     query = select(TargetModelRow).where(TargetModelRow.name == name)
     row = session.exec(query).first()
     if row is None:
+        refuse_name(name, "target model")
         insert_ignore(
             session, TargetModelRow, {"name": name, "backend": backend, "config_json": "{}"}
         )

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from sqlalchemy import Engine
 from sqlmodel import Session, col, func, select
 
-from w2c_tui.db.common import target_model_row
+from w2c_tui.db.common import refuse_name, target_model_row
 from w2c_tui.db.convert import dumps
 from w2c_tui.db.critic_convert import first_question, item_tool, sample_values
 from w2c_tui.db.tables import DatasetRow, ImportLogRow, ItemRow, ResponseRow
@@ -48,6 +48,7 @@ def critic_dataset(session: Session, name: str, path: str, create: bool) -> Data
     if row is None:
         if not create:
             raise InputError(path, f"no CriticTool dataset named {name!r}")
+        refuse_name(name, "dataset")
         row = DatasetRow(name=name, kind=CRITICTOOL_DATASET_KIND, source_path=path)
         session.add(row)
         session.flush()

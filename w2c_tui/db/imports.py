@@ -9,7 +9,7 @@ from dataclasses import asdict, replace
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
-from w2c_tui.db.common import chunked, dataset_row, rater_row, target_model_row
+from w2c_tui.db.common import chunked, dataset_row, rater_row, refuse_name, target_model_row
 from w2c_tui.db.convert import dumps
 from w2c_tui.db.import_items import store_items
 from w2c_tui.db.label_write import current_verdict
@@ -90,6 +90,7 @@ class ImportWriter:
     def _dataset(session: Session, name: str, bundle: ImportBundle) -> DatasetRow:
         row = session.exec(select(DatasetRow).where(DatasetRow.name == name)).first()
         if row is None:
+            refuse_name(name, "dataset")
             row = DatasetRow(
                 name=name, kind=bundle.kind, source_path=bundle.path, sha256=bundle.sha256
             )

@@ -239,6 +239,9 @@ class LabelRow:
     note: str | None = None
     flags: tuple[str, ...] = ()
     dataset: str | None = None
+    withdrawn: bool = False
+    """The row says the unit has no label (status `missing`, as `labels export` writes a
+    withdrawn label): the annotator's current label, if any, is withdrawn."""
 
     @property
     def unit(self) -> tuple[str, str, str | None, int | None]:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from w2c_tui.domain.errors import InputError
+from w2c_tui.domain.names import name_problem
 from w2c_tui.domain.records import ImportBundle
 from w2c_tui.io import api_suite, lm_eval, official_judge, train, when2call
 from w2c_tui.io.api_suite_records import checkpoint_type
@@ -132,4 +133,26 @@ def read_bundle(
         raise InputError(str(path), f"unknown kind {kind!r} (expected one of {', '.join(KINDS)})")
     if kind != "api_suite" and path.is_dir():
         raise InputError(str(path), f"expected a file for kind {kind!r}, got a folder")
-    return reader(path, options, progress)
+    return check_names(reader(path, options, progress))
+
+
+def check_names(bundle: ImportBundle) -> ImportBundle:
+    """`bundle`, when every model, rater and dataset name in it is acceptable
+    (`domain.names`); else an InputError naming the line and field of the first bad one."""
+    checked: set[str] = set()
+
+    def check(name: str | None, line: int | None, field: str) -> None:
+        if name is None or name in checked:
+            return
+        problem = name_problem(name)
+        if problem is not None:
+            raise InputError(bundle.path, f"the name {problem}", line, field)
+        checked.add(name)
+
+    check(bundle.default_dataset, None, "dataset")
+    for response in bundle.responses:
+        check(response.target_model, response.line, "target_model")
+    for verdict in bundle.verdicts:
+        check(verdict.rater.name, verdict.line, verdict.rater.kind.value)
+        check(verdict.target_model, verdict.line, "target_model")
+    return bundle

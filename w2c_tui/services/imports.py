@@ -8,6 +8,7 @@ from pathlib import Path
 
 from w2c_tui.db.store import Store
 from w2c_tui.domain.errors import InputError, NotFoundError
+from w2c_tui.domain.names import name_problem
 from w2c_tui.domain.records import ImportReport
 from w2c_tui.io.critictool import looks_like_critictool
 from w2c_tui.io.detect import read_bundle
@@ -51,6 +52,9 @@ class ImportService:
         bundle = read_bundle(path, kind, options, progress)
         if bundle.items:
             name = dataset or bundle.default_dataset or path.stem
+            problem = name_problem(name)
+            if problem is not None:
+                raise InputError(str(path), f"the dataset name {problem}", field="dataset")
             if name in self._store.critic.datasets():
                 raise InputError(
                     str(path),

@@ -22,12 +22,14 @@ class LabelService:
         return self._store.labels.export(dataset)
 
     def import_file(
-        self, path: Path, dataset: str | None, *, dry_run: bool = False
+        self, path: Path, dataset: str | None, *, dry_run: bool = False, replace: bool = True
     ) -> LabelImportReport:
         """Human labels from a CSV / JSONL file become verdicts of those annotators.
 
-        Validated like every importer (file:line:field), the whole file or nothing; labels
-        already recorded are left alone, so importing the same file twice changes nothing.
+        Validated like every importer (file:line:field), the whole file or nothing. A row whose
+        label differs from the annotator's current one replaces it (the old label stays as
+        history and the report lists it), unless `replace` is False: then existing labels and
+        notes are kept. Importing the same file twice changes nothing.
         `dataset` defaults to the file's `dataset` column, else the store's only dataset.
         """
         rows = read_label_file(path)
@@ -46,4 +48,4 @@ class LabelService:
                 )
             dataset = names[0]
         importer = LabelImporter(self._store.engine)
-        return importer.apply(str(path), rows, dataset, dry_run=dry_run)
+        return importer.apply(str(path), rows, dataset, dry_run=dry_run, replace=replace)

@@ -8,6 +8,7 @@ from textual.screen import Screen
 
 from w2c_tui.domain.labels import Label as Behaviour
 from w2c_tui.domain.review import ItemFilter, ReviewMode
+from w2c_tui.domain.roles import LeadAction
 from w2c_tui.tui.screens.checklist import ChecklistDialog
 from w2c_tui.tui.screens.dialogs import (
     AnnotatorSwitchDialog,
@@ -121,8 +122,21 @@ class ReviewDialogs(Screen[None]):
 
         self.app.push_screen(NoteDialog(detail.qa.note, self._label_here), save)
 
+    def lead_refusal(self, action: LeadAction) -> bool:
+        """Tell and return True when the person at the keyboard (the app's annotator, not
+        whom they label as) may not do `action` (services/roles.py)."""
+        person = getattr(self.app, "annotator", None) or self.state.annotator
+        why = self.services.roles.refusal(
+            person, action, invited=bool(getattr(self.app, "invited", False))
+        )
+        if why is not None:
+            self.notify(why, title="A lead's work", severity="error", timeout=12, markup=False)
+        return why is not None
+
     def action_switch_annotator(self) -> None:
         """Label as someone else: pick an annotator of this database or type a new name."""
+        if self.lead_refusal(LeadAction.LABEL_FOR_OTHERS):
+            return
         names = self.services.assignments.annotators()
 
         def switch(name: str | None) -> None:
@@ -179,8 +193,11 @@ class ReviewDialogs(Screen[None]):
         """The adjudication queue: units the humans disagree on, most split first."""
         from w2c_tui.tui.screens.adjudication import AdjudicationScreen
 
+        if self.lead_refusal(LeadAction.ADJUDICATE):
+            return
+        person = getattr(self.app, "annotator", None) or self.state.annotator
         self.app.push_screen(
-            AdjudicationScreen(self.services, self.state.dataset, self.state.annotator),
+            AdjudicationScreen(self.services, self.state.dataset, person),
             self._back_to,
         )
 

@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 from textual.worker import Worker, WorkerState
 
+from w2c_tui.domain.names import printable
 from w2c_tui.domain.team import TeamStatus
 
 if TYPE_CHECKING:
@@ -97,13 +98,14 @@ class TeamScreen(Screen[None]):
     def show(self, status: TeamStatus) -> None:
         """Fill the table (names shown literally)."""
         self.status = status
-        self.query_one("#team-head", Static).update(f"Team progress · {status.headline()}")
+        head = printable(f"Team progress · {status.headline()}", multiline=True)
+        self.query_one("#team-head", Static).update(head)
         table = self.query_one(DataTable)
         table.clear()
         for row in status.annotators:
             share = f"{row.done / row.assigned:.0%}" if row.assigned else "—"
             table.add_row(
-                Text(row.annotator),
+                Text(printable(row.annotator)),
                 str(row.assigned),
                 str(row.done),
                 share,
