@@ -76,6 +76,8 @@ class Page:
         self.http = http
         self.socket = socket
         self.ids = itertools.count(1)
+        self.events: list[dict[str, Any]] = []
+        """Events that arrived while waiting for replies (e.g. Network.requestWillBeSent)."""
 
     @classmethod
     async def open(cls, endpoint: str) -> Page:
@@ -96,6 +98,8 @@ class Page:
         await self.socket.send_str(json.dumps({"id": call_id, "method": method, "params": params}))
         while True:
             message = json.loads((await self.socket.receive()).data)
+            if "method" in message:
+                self.events.append(message)
             if message.get("id") == call_id:
                 if "error" in message:
                     raise RuntimeError(f"{method}: {message['error']}")
@@ -130,6 +134,14 @@ class Page:
 
     async def enter(self) -> None:
         await self.key("\r", code="Enter", key_code=13)
+
+    def requested_urls(self) -> list[str]:
+        """Every URL the page asked for since `Network.enable` (as far as events arrived)."""
+        return [
+            e["params"]["request"]["url"]
+            for e in self.events
+            if e.get("method") == "Network.requestWillBeSent"
+        ]
 
     async def screenshot(self, path: Path) -> None:
         """A PNG of the page as shown."""

@@ -1,23 +1,19 @@
-"""`w2c serve` in a real browser: headless Chromium types an annotator's name and labels an
-item with the keyboard in each of two sessions; the labels are in the database."""
+"""`w2c serve` in a real browser: headless Chromium opens two invitation links and labels an
+item with the keyboard in each session; the labels carry the invited names, the token left
+the address bar into an HttpOnly cookie, and the page asked for nothing but the server."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import shutil
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from cdp import Chromium, Page
 from dbfixtures import unavailable
+from serving import Served, serve
 
 from w2c_tui.services import open_services
 
@@ -35,52 +31,23 @@ def chromium() -> str:
 
 
 @pytest.fixture
-def served(db_url: str) -> Iterator[str]:
-    """`w2c serve` on a free port, with the database URL in its environment only."""
+def served(db_url: str, tmp_path: Path) -> Iterator[tuple[Served, dict[str, str]]]:
+    """`w2c serve` on a free port (the database URL in its environment only), with the demo
+    and invitation links for alice and bob."""
     pytest.importorskip("textual_serve", reason="the serve extra (textual-serve) is needed")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = subprocess.Popen(
-        [sys.executable, "-m", "w2c_tui", "serve", "--port", str(port)],
-        env={**os.environ, "W2C_DB": db_url},
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}/"
+    svc = open_services(db_url)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert server.poll() is None, server.communicate()[0].decode(errors="replace")
-            try:
-                urllib.request.urlopen(url, timeout=2).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "w2c serve did not answer in 60 s"
-                time.sleep(0.2)
-        yield url
+        svc.imports.import_demo()
+        tokens = {name: svc.roles.invite(None, name)[1] for name in ("alice", "bob")}
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
+        svc.close()
+    with serve(db_url, tmp_path) as server:
+        yield server, {name: f"{server.url}?token={token}" for name, token in tokens.items()}
 
 
-def session_command_lines() -> list[str]:
+def session_command_lines(server: Served) -> list[str]:
     """The command lines of the served apps' processes, as `ps` shows them to every user."""
-    lines = []
-    for entry in Path("/proc").iterdir():
-        try:
-            line = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-        if "--ask-annotator" in line:
-            lines.append(line)
-    return lines
+    return [Path(f"/proc/{pid}/cmdline").read_bytes().decode() for pid in server.apps()]
 
 
 def labels_by(db_url: str) -> dict[str, list[str]]:
@@ -95,16 +62,16 @@ def labels_by(db_url: str) -> dict[str, list[str]]:
         services.close()
 
 
-async def label_as(page: Page, url: str, name: str, db_url: str, shots: Path) -> None:
-    """Open the served app, give `name`, and press 1 (direct) until the label is stored."""
-    await page.send("Page.navigate", url=url)
+async def label_as(page: Page, link: str, name: str, db_url: str, shots: Path) -> None:
+    """Open the invitation link and press 1 (direct) until the label is stored."""
+    await page.send("Network.enable")
+    await page.send("Page.navigate", url=link)
     await page.wait_for(FIRST_BYTE, 60, "the app's first screen")
-    await asyncio.sleep(1.5)  # the annotator dialog mounts and takes the focus
-    await page.screenshot(shots / f"serve-{name}-1-prompt.png")
+    assert "token" not in await page.evaluate("location.href")  # redirected without it
+    assert await page.evaluate("document.cookie") == ""  # HttpOnly: scripts cannot read it
+    await page.screenshot(shots / f"serve-{name}-1-open.png")
     await page.evaluate("document.querySelector('.xterm-helper-textarea').focus()")
-    await page.type(name)
-    await page.enter()
-    for _ in range(10):
+    for _ in range(30):
         await asyncio.sleep(1.0)
         if name in labels_by(db_url):
             break
@@ -114,23 +81,28 @@ async def label_as(page: Page, url: str, name: str, db_url: str, shots: Path) ->
 
 
 @pytest.mark.slow
-async def test_two_browser_sessions_label_into_one_database(
-    served: str, db_url: str, chromium: str, tmp_path: Path
+async def test_two_invited_browsers_label_as_themselves(
+    served: tuple[Served, dict[str, str]], db_url: str, chromium: str, tmp_path: Path
 ) -> None:
+    server, links = served
     shots = Path(os.environ.get("W2C_TEST_SCREENSHOTS") or tmp_path)
     shots.mkdir(parents=True, exist_ok=True)
     with Chromium(chromium, tmp_path / "profile") as browser:
         alice = await Page.open(browser.endpoint)
         bob = await Page.open(browser.endpoint)
         try:
-            await label_as(alice, served, "alice", db_url, shots)
-            await label_as(bob, served, "bob", db_url, shots)
-            commands = session_command_lines()
+            await label_as(alice, links["alice"], "alice", db_url, shots)
+            await label_as(bob, links["bob"], "bob", db_url, shots)
+            commands = session_command_lines(server)
+            requested = alice.requested_urls() + bob.requested_urls()
         finally:
             await alice.close()
             await bob.close()
     labels = labels_by(db_url)
     assert labels.get("alice") == ["direct"], labels
     assert labels.get("bob") == ["direct"], labels
-    assert len(commands) >= 2, commands  # one app process per browser session
+    assert set(labels) == {"alice", "bob"}, labels
+    assert len(commands) == 2, commands  # one app process per browser session
     assert all(db_url not in line for line in commands), commands
+    foreign = [u for u in requested if not u.startswith((server.origin, "data:"))]
+    assert requested and not foreign, foreign  # air-gapped: fonts and scripts come from us

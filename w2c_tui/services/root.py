@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from w2c_tui.services.preference import PreferenceService
     from w2c_tui.services.prompts import PromptService
     from w2c_tui.services.qa_summary import QASummaryService
+    from w2c_tui.services.roles import RoleService
     from w2c_tui.services.runs import RunService
     from w2c_tui.services.team import TeamService
 
@@ -99,6 +100,13 @@ class Services:
 
             self._runs = RunService(self.store, self.url)
         return self._runs
+
+    @property
+    def roles(self) -> RoleService:
+        """Leads and annotators, the lead gate, and `w2c serve`'s invitations."""
+        from w2c_tui.services.roles import RoleService
+
+        return RoleService(self.store)
 
     @property
     def team(self) -> TeamService:

@@ -45,8 +45,12 @@ class W2CApp(App[None]):
         dataset: str | None = None,
         settings: Settings | None = None,
         remember_annotator: bool = True,
+        invited: bool = False,
     ) -> None:
         super().__init__()
+        self.invited = invited
+        """A `w2c serve` session: the annotator comes from an invitation and only a lead may do
+        a lead's work (never solo; services/roles.py)."""
         self.services = services
         self.annotator = annotator
         self.dataset = dataset

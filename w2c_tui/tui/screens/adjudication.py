@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Footer, Static
 from w2c_tui.domain.errors import W2CError, WriteError
 from w2c_tui.domain.labels import LABELS, Label
 from w2c_tui.domain.review import UnitKind
+from w2c_tui.domain.roles import LeadAction
 from w2c_tui.tui.screens.dialogs import NoteDialog
 
 if TYPE_CHECKING:
@@ -155,6 +156,14 @@ class AdjudicationScreen(Screen[int | None]):
         if case is None:
             return
         note = self.pending_note or case.note
+        why = self.services.roles.refusal(
+            self.adjudicator,
+            LeadAction.ADJUDICATE,
+            invited=bool(getattr(self.app, "invited", False)),
+        )
+        if why is not None:  # a lead's role taken away while the screen was open
+            self.notify(why, title="A lead's work", severity="error", markup=False)
+            return
         try:
             self.services.adjudication.decide(case, self.adjudicator, LABELS[number - 1], note)
         except WriteError as error:
