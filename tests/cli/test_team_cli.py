@@ -93,3 +93,87 @@ def test_names_from_data_print_literally(db_url: str) -> None:
         assert code == 0, (args, err)
     code, out, _ = w2c(db_url, "datasets", "list")
     assert "[/oops]" in out
+
+
+def test_roles_a_solo_database_until_its_first_lead(db_url: str, tmp_path: Path) -> None:
+    import hashlib
+
+    from sqlalchemy import text
+
+    svc = open_services(db_url)
+    try:
+        load_secret(svc)
+    finally:
+        svc.close()
+    guide = tmp_path / "guide.md"
+    guide.write_text("# Guide\n")
+    plan = ("assign", "--annotators", "a,b", "--overlap", "1")
+    # solo: whoever runs it may do a lead's work, as before
+    assert w2c(db_url, "--annotator", "bob", *plan)[0] == 0
+    code, out, _ = w2c(db_url, "team", "list")
+    assert code == 0 and "solo" in out
+    assert w2c(db_url, "--annotator", "alice", "team", "add", "alice", "--role", "lead")[0] == 0
+    # from now on bob (or nobody in particular) is refused, told who the leads are and how
+    for who in (("--annotator", "bob"), ()):
+        for args in (
+            plan,
+            ("assign", "clear"),
+            ("guidelines", "set", "secret", str(guide)),
+            ("team", "add", "bob", "--role", "lead"),
+            ("team", "invite", "bob"),
+            ("team", "revoke", "alice"),
+            ("team", "remove", "alice"),
+        ):
+            code, _, err = w2c(db_url, *who, *args)
+            assert code == 2, (who, args, err)
+            assert "only a lead may" in err and "alice" in err and "team add" in err, err
+    assert w2c(db_url, "--annotator", "bob", *plan, "--dry-run")[0] == 0  # writes nothing
+    # the lead may; W2C_ANNOTATOR names the acting person like --annotator
+    result = runner.invoke(
+        app,
+        ["--db", db_url, "team", "add", "bob"],
+        env={"W2C_ANNOTATOR": "alice"},
+    )
+    assert result.exit_code == 0 and "bob added as annotator" in result.stdout
+    assert w2c(db_url, "--annotator", "alice", "guidelines", "set", "secret", str(guide))[0] == 0
+    code, out, _ = w2c(db_url, "team", "list", "--json")
+    listed = json.loads(out)
+    assert not listed["solo"]
+    assert [(m["name"], m["role"]) for m in listed["members"]] == [
+        ("alice", "lead"),
+        ("bob", "annotator"),
+    ]
+    # an invitation: a link with a token that only its hash stores
+    code, out, err = w2c(
+        db_url, "--annotator", "alice", "team", "invite", "bob", "--base-url", "http://h:9/"
+    )
+    assert code == 0, err
+    link = out.strip()
+    assert link.startswith("http://h:9/?token=") and "revoke" in err
+    token = link.split("token=", 1)[1]
+    svc = open_services(db_url)
+    try:
+        with svc.store.engine.connect() as connection:
+            rows = connection.execute(text("SELECT * FROM invite")).all()
+        assert svc.roles.admit(token).name == "bob"
+    finally:
+        svc.close()
+    assert len(rows) == 1 and token not in repr(rows)
+    assert hashlib.sha256(token.encode()).hexdigest() in repr(rows)
+    for bad in ("0m", "7x", "9999d"):
+        code, _, err = w2c(
+            db_url, "--annotator", "alice", "team", "invite", "bob", f"--expires={bad}"
+        )
+        assert code == 2 and "--expires" in err
+    code, out, _ = w2c(db_url, "--annotator", "alice", "team", "revoke", "bob")
+    assert code == 0 and "1 invitation(s) revoked" in out
+    svc = open_services(db_url)
+    try:
+        assert svc.roles.invites("bob")[0].revoked_at is not None
+    finally:
+        svc.close()
+    # removing the last lead makes the database solo again
+    assert w2c(db_url, "--annotator", "alice", "team", "remove", "alice")[0] == 0
+    assert w2c(db_url, "--annotator", "bob", *plan)[0] == 0
+    code, _, err = w2c(db_url, "--annotator", "bob", "team", "remove", "nobody")
+    assert code == 2 and "no role" in err

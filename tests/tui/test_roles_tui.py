@@ -1,0 +1,82 @@
+"""Roles in the TUI: once a database has a lead, `U` (label as someone else) and `A`
+(adjudicate) are a lead's; a `w2c serve` session (invited) is never solo."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from w2c_tui.domain.labels import Label
+from w2c_tui.domain.review import ItemFilter, ReviewMode
+from w2c_tui.domain.roles import Role
+from w2c_tui.services import Services
+from w2c_tui.tui.app import W2CApp
+from w2c_tui.tui.screens.adjudication import AdjudicationScreen
+from w2c_tui.tui.screens.dialogs import AnnotatorSwitchDialog
+from w2c_tui.tui.screens.review import ReviewScreen
+
+SIZE = (160, 45)
+Review = Callable[[W2CApp, object], Awaitable[ReviewScreen]]
+
+
+def notices(app: W2CApp) -> str:
+    return " ".join(str(n.message) for n in app._notifications)
+
+
+def disputed(demo: Services) -> None:
+    """One response the humans disagree on (an adjudication case)."""
+    row = demo.review.window("demo", ItemFilter(), ReviewMode.RESPONSES, None, 0, 1)[0]
+    response = demo.review.detail(row.id, None).responses[0]
+    assert response.id is not None
+    for name, label in (("ann", Label.TOOL_CALL), ("ben", Label.DIRECT)):
+        demo.review.label_response(name, row.id, response.id, label)
+
+
+async def test_u_and_a_are_a_leads_once_there_is_one(demo: Services, wait_review: Review) -> None:
+    disputed(demo)
+    demo.roles.add(None, "alice", Role.LEAD)
+    demo.roles.add("alice", "bob", Role.ANNOTATOR)
+    app = W2CApp(demo, annotator="bob")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_review(app, pilot)
+        await pilot.press("U")
+        await pilot.pause()
+        assert app.screen is screen and screen.state.annotator == "bob"
+        assert "only a lead may label as someone else" in notices(app)
+        assert "alice" in notices(app)
+        await pilot.press("b", "A")
+        await pilot.pause()
+        assert app.screen is screen and "only a lead may adjudicate" in notices(app)
+    app = W2CApp(demo, annotator="alice")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_review(app, pilot)
+        await pilot.press("U")
+        assert isinstance(app.screen, AnnotatorSwitchDialog)
+        await pilot.press(*"carol", "enter")
+        await pilot.pause()
+        assert screen.state.annotator == "carol"
+        await pilot.press("b", "A")  # alice, labelling as carol, adjudicates as alice
+        adjudication = app.screen
+        assert isinstance(adjudication, AdjudicationScreen)
+        assert adjudication.adjudicator == "alice" and len(adjudication.cases) == 1
+        # the role taken away while the screen is open: the decision is refused
+        demo.roles.add("alice", "dora", Role.LEAD)
+        demo.roles.remove("dora", "alice")
+        await pilot.press("1")
+        await pilot.pause()
+        assert adjudication.cases[0].decision is None
+        assert "only a lead may adjudicate" in notices(app)
+
+
+async def test_a_served_session_is_never_solo(demo: Services, wait_review: Review) -> None:
+    app = W2CApp(demo, annotator="bob", invited=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_review(app, pilot)
+        await pilot.press("U")
+        await pilot.pause()
+        assert app.screen is screen and "no lead yet" in notices(app)
+    demo.roles.add(None, "alice", Role.LEAD)
+    app = W2CApp(demo, annotator="alice", invited=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_review(app, pilot)
+        await pilot.press("U")
+        assert isinstance(app.screen, AnnotatorSwitchDialog)
