@@ -58,7 +58,7 @@ async def test_agreement_recomputes_and_switches_units(demo: Services, wait_revi
     app = W2CApp(demo, annotator="alice")
     async with app.run_test(size=(160, 45)) as pilot:
         await wait_review(app, pilot)
-        await pilot.press("a")
+        await pilot.press("b", "a")  # blind mode off: alice has labelled nothing yet
         await app.workers.wait_for_complete()
         await pilot.pause()
         screen = app.screen

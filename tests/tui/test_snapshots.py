@@ -73,7 +73,7 @@ def _split(svc: Services) -> None:
 def test_adjudication(demo: Services, snap_compare: Any) -> None:
     _split(demo)
     app = W2CApp(demo, annotator="dora")
-    assert snap_compare(app, terminal_size=SIZE, press=["A"], run_before=settle)
+    assert snap_compare(app, terminal_size=SIZE, press=["b", "A"], run_before=settle)
 
 
 def test_review_queue_after_first_label(demo: Services, snap_compare: Any) -> None:

@@ -35,7 +35,10 @@ async def test_spot_check_shows_answer_judge_and_mcq_beside_my_label(
     async with app.run_test(size=(160, 45)) as pilot:
         screen = await wait_review(app, pilot)
         assert screen.state.detail is not None
-        await pilot.press("S")
+        await pilot.press("S")  # blind, nothing labelled: a judge's reading would be a cue
+        await pilot.pause()
+        assert app.screen is screen
+        await pilot.press("b", "S")
         await pilot.pause()
         dialog = app.screen
         assert isinstance(dialog, SpotCheckDialog)

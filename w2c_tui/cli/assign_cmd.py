@@ -7,8 +7,18 @@ from typing import Annotated
 import typer
 
 from w2c_tui.cli.acting import require_lead
-from w2c_tui.cli.context import EXIT_BAD_INPUT, fail, print_json, services
+from w2c_tui.cli.context import (
+    COUNT_MAX,
+    EXIT_BAD_INPUT,
+    SEED_MAX,
+    checked_name,
+    echo,
+    fail,
+    print_json,
+    services,
+)
 from w2c_tui.cli.context import console as make_console
+from w2c_tui.domain.blind import BlindPolicy
 from w2c_tui.domain.roles import LeadAction
 from w2c_tui.domain.team import AssignUnits, PlanReport, Selection
 
@@ -53,8 +63,11 @@ def assign(
     annotators: Annotated[
         str | None, typer.Option(help="Comma-separated annotator names, e.g. a,b,c.")
     ] = None,
-    overlap: Annotated[int, typer.Option(help="Annotators per unit (K).")] = 2,
-    seed: Annotated[int, typer.Option(help="Seed of the selection and of the queue order.")] = 0,
+    overlap: Annotated[int, typer.Option(help="Annotators per unit (K).", max=COUNT_MAX)] = 2,
+    seed: Annotated[
+        int,
+        typer.Option(help="Seed of the selection and of the queue order.", min=0, max=SEED_MAX),
+    ] = 0,
     units: Annotated[
         AssignUnits | None,
         typer.Option(
@@ -62,13 +75,24 @@ def assign(
             "the dataset has any, else items."
         ),
     ] = None,
-    sample: Annotated[int | None, typer.Option(help="N units at random.")] = None,
-    per_label: Annotated[int | None, typer.Option(help="N units per gold label.")] = None,
+    sample: Annotated[int | None, typer.Option(help="N units at random.", max=COUNT_MAX)] = None,
+    per_label: Annotated[
+        int | None, typer.Option(help="N units per gold label.", max=COUNT_MAX)
+    ] = None,
     per_tools: Annotated[
-        int | None, typer.Option(help="N units per tool bucket (0 / 1 / 2+ tools).")
+        int | None,
+        typer.Option(help="N units per tool bucket (0 / 1 / 2+ tools).", max=COUNT_MAX),
     ] = None,
     source: Annotated[str | None, typer.Option(help="Only items of this source.")] = None,
     dry_run: Annotated[bool, typer.Option(help="Show the plan without writing it.")] = False,
+    blind: Annotated[
+        BlindPolicy | None,
+        typer.Option(
+            help="Blind mode of the plan's annotators: required (on, cannot be switched off), "
+            "default (on; item QA: on with overlap 2 or more), off. Default: keep the plan's "
+            "(a new plan: default)."
+        ),
+    ] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Create or extend the assignment plan (without a sub-command)."""
@@ -82,7 +106,7 @@ def assign(
     with services(ctx) as svc:
         if not dry_run:
             require_lead(ctx, svc, LeadAction.ASSIGN)
-        names = parse_annotators(annotators)
+        names = [checked_name(n, "--annotators") for n in parse_annotators(annotators)]
         name = svc.datasets.resolve(dataset)
         if units is None:
             units = svc.assignments.default_units(name)
@@ -100,8 +124,12 @@ def assign(
             ),
             dry_run=dry_run,
         )
+        if blind is not None and not dry_run:
+            svc.assignments.set_blind(name, units, blind)
+        plan = svc.assignments.blind(name, units)
+    policy = blind if plan is None or dry_run else plan.policy
     if json_out:
-        print_json(_report_json(report, dry_run))
+        print_json({**_report_json(report, dry_run), "blind": (policy or "default")})
         return
     verb = "would add" if dry_run else "added"
     if not report.changed:
@@ -116,7 +144,8 @@ def assign(
             f"({report.selection}), {report.new_units} new; {verb} {report.new_assignments} "
             f"assignments (overlap {report.overlap}, seed {report.seed})"
         )
-    typer.echo("loads: " + ", ".join(f"{a} {n}" for a, n in report.loads.items()))
+    echo("loads: " + ", ".join(f"{a} {n}" for a, n in report.loads.items()))
+    typer.echo(f"blind: {policy or 'default'}")
     for note in report.notes:
         typer.echo(f"note: {note}", err=True)
 
@@ -134,6 +163,12 @@ def show(
     with services(ctx) as svc:
         name = svc.datasets.resolve(dataset)
         rows = svc.assignments.show(name, annotator)
+        plans = {u: svc.assignments.blind(name, u) for u in AssignUnits}
+    policies = {u: p.policy.value for u, p in plans.items() if p is not None}
+
+    def policy_of(response_id: int | None) -> str | None:
+        return policies.get(AssignUnits.ITEMS if response_id is None else AssignUnits.RESPONSES)
+
     if json_out:
         print_json(
             [
@@ -145,6 +180,7 @@ def show(
                     "response_id": r.response_id,
                     "done": r.done,
                     "label": r.label.value if r.label else None,
+                    "blind": policy_of(r.response_id),
                 }
                 for r in rows
             ]
@@ -153,6 +189,9 @@ def show(
     if not rows:
         typer.echo(f"no assignments in {name}")
         return
+    for units, plan in plans.items():
+        if plan is not None:
+            typer.echo(f"plan of {units.value}: overlap {plan.overlap}, blind {plan.policy.value}")
     table = Table("annotator", "#", "uuid", "target model", "done", "label")
     for r in rows:
         table.add_row(

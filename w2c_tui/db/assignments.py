@@ -15,6 +15,7 @@ from w2c_tui.db.tables import ItemRow, RaterRow, TargetModelRow, VerdictRow, utc
 from w2c_tui.db.tables_team import AssignmentPlanRow, AssignmentRow
 from w2c_tui.db.units import Candidate, dataset_units, unit_key
 from w2c_tui.db.writes import retry_write, write_session
+from w2c_tui.domain.blind import BlindPolicy, PlanBlind
 from w2c_tui.domain.labels import Label, RaterKind, VerdictStatus
 from w2c_tui.domain.records import RaterSpec
 from w2c_tui.domain.team import AssignedUnit, AssignUnits, QueueProgress
@@ -217,6 +218,54 @@ class AssignmentStore:
                     )
                 )
                 return int(removed.rowcount)  # type: ignore[attr-defined]
+
+        return retry_write(write, deadline_s=30.0)
+
+    def blind(
+        self, dataset: str, units: AssignUnits, annotator: str | None = None
+    ) -> PlanBlind | None:
+        """The plan's blind policy and overlap (None: no plan of this kind, or — with
+        `annotator` — none that assigns them anything)."""
+        with Session(self.engine) as session:
+            ds = dataset_row(session, dataset)
+            query = sa_select(col(AssignmentPlanRow.blind), col(AssignmentPlanRow.overlap)).where(
+                col(AssignmentPlanRow.dataset_id) == ds.id,
+                col(AssignmentPlanRow.unit_kind) == units.value,
+            )
+            if annotator is not None:
+                query = query.where(
+                    exists().where(
+                        col(AssignmentRow.plan_id) == col(AssignmentPlanRow.id),
+                        col(RaterRow.id) == col(AssignmentRow.rater_id),
+                        col(RaterRow.name) == annotator,
+                        col(RaterRow.kind) == RaterKind.HUMAN.value,
+                    )
+                )
+            found = session.execute(query).first()
+            if found is None:
+                return None
+            policy = found[0] if found[0] in set(BlindPolicy) else BlindPolicy.DEFAULT.value
+            return PlanBlind(BlindPolicy(policy), int(found[1]))
+
+    def set_blind(self, dataset: str, units: AssignUnits, policy: BlindPolicy) -> bool:
+        """Set the plan's blind policy; False when the dataset has no such plan."""
+
+        def write() -> bool:
+            with write_session(self.engine, busy_ms=2000) as session, session.begin():
+                ds = dataset_row(session, dataset)
+                row = session.exec(
+                    select(AssignmentPlanRow).where(
+                        col(AssignmentPlanRow.dataset_id) == ds.id,
+                        col(AssignmentPlanRow.unit_kind) == units.value,
+                    )
+                ).first()
+                if row is None:
+                    return False
+                if row.blind != policy.value:
+                    row.blind = policy.value
+                    row.updated_at = utcnow()
+                    session.add(row)
+                return True
 
         return retry_write(write, deadline_s=30.0)
 

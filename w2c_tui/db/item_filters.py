@@ -154,6 +154,16 @@ def conditions(spec: ListSpec) -> list[Any]:
         out.append(flag_condition(flt.flag))
     if flt.search:
         out.append(search_condition(flt.search, indexed=spec.indexed_search))
+    if flt.finished_only:  # blind: gold and other raters only about units already labelled
+        out.append(labelled_condition(spec))
+        if spec.mode is ReviewMode.RESPONSES:  # an item without responses is not finished
+            out.append(
+                exists().where(
+                    col(VerdictRow.item_id) == col(ItemRow.id),
+                    col(VerdictRow.response_id).is_not(None),
+                    human_current(spec.rater_id),
+                )
+            )
     return out
 
 

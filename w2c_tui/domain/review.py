@@ -56,6 +56,20 @@ class ItemFilter:
     flag: str | None = None
     """Only items with this item-QA flag switched on by anyone (a code of domain.qa, or
     "any" for any flag)."""
+    blind: bool = False
+    """The list is blind (not a filter): a filter that reads gold or other raters (gold,
+    human ≠ judge, QA flags, the disagreement queue) keeps only items the annotator has
+    finished."""
+
+    @property
+    def reads_others(self) -> bool:
+        """The filter reads gold or other raters' readings."""
+        return self.gold is not None or self.disagree or self.ranked or self.flag is not None
+
+    @property
+    def finished_only(self) -> bool:
+        """Blind and reading gold or other raters: only the annotator's finished items."""
+        return self.blind and self.reads_others
 
     def with_(self, **changes: object) -> ItemFilter:
         """A copy with some fields changed."""
@@ -64,11 +78,11 @@ class ItemFilter:
     @property
     def active(self) -> bool:
         """True when anything is filtered."""
-        return self.with_(order=ListOrder.FILE) != ItemFilter()
+        return self.with_(order=ListOrder.FILE, blind=False) != ItemFilter()
 
     def cleared(self) -> ItemFilter:
         """No filter, the same order."""
-        return ItemFilter(order=self.order)
+        return ItemFilter(order=self.order, blind=self.blind)
 
     def describe(self) -> str:
         """A short text for the header, e.g. 'gold=tool_call tools=0'."""
@@ -91,6 +105,8 @@ class ItemFilter:
             parts.append("disagreement queue")
         if self.queue:
             parts.append("my queue")
+        if self.finished_only:
+            parts.append("(blind: only items you finished)")
         return " ".join(parts) or "all items"
 
 

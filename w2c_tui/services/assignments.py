@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from w2c_tui.db.assignments import NewAssignment
 from w2c_tui.db.store import Store
+from w2c_tui.domain.blind import BlindPolicy, PlanBlind
 from w2c_tui.domain.errors import W2CError
 from w2c_tui.domain.team import (
     AssignedUnit,
@@ -143,6 +144,17 @@ class AssignmentService:
     def annotators(self) -> list[str]:
         """Every human annotator in the database (for switching who labels)."""
         return self._store.team.annotators()
+
+    def blind(
+        self, dataset: str, units: AssignUnits, annotator: str | None = None
+    ) -> PlanBlind | None:
+        """The plan's blind policy (with `annotator`: only a plan that assigns them units)."""
+        return self._store.assignments.blind(dataset, units, annotator)
+
+    def set_blind(self, dataset: str, units: AssignUnits, policy: BlindPolicy) -> None:
+        """Set a plan's blind policy (`w2c assign --blind`)."""
+        if not self._store.assignments.set_blind(dataset, units, policy):
+            raise W2CError(f"dataset {dataset!r} has no plan of {units.value} to set --blind on")
 
     def queue(self, dataset: str, annotator: str, units: AssignUnits) -> QueueProgress | None:
         """The annotator's assigned / done on this kind of unit (None: no assignments)."""

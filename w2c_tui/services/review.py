@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from w2c_tui.db.store import Store
+from w2c_tui.domain.blind import pre_label_fields
 from w2c_tui.domain.errors import NotFoundError
 from w2c_tui.domain.labels import Label
 from w2c_tui.domain.models import (
@@ -32,14 +33,17 @@ class ReviewService:
         self._rater_ids: dict[str, int] = {}
         self._queue: tuple[tuple[object, ...], list[int]] | None = None
         self._disputes: dict[int, Dispute] = {}
+        self._pre_label: dict[str, tuple[str, ...]] = {}
         self._generation = 0
         """Bumped by every write, so the disagreement queue is recomputed after labels."""
 
-    def _rater(self, annotator: str | None, *, create: bool = False) -> int | None:
+    def _rater(
+        self, annotator: str | None, *, create: bool = False, deadline_s: float = 10.0
+    ) -> int | None:
         if annotator is None:
             return None
         if annotator not in self._rater_ids:
-            found = self._store.labels.rater_id(annotator, create=create)
+            found = self._store.labels.rater_id(annotator, create=create, deadline_s=deadline_s)
             if found is None:
                 return None
             self._rater_ids[annotator] = found
@@ -83,9 +87,13 @@ class ReviewService:
         if self._queue is not None and self._queue[0] == key:
             return self._queue[1]
         rater = self._rater(annotator)
-        ids = self._store.items.ids(
-            dataset, flt.with_(ranked=False), mode, rater, self._salt(annotator)
-        )
+        base = flt.with_(ranked=False)
+        if flt.blind:  # blind: disputes only of the items this annotator has finished
+            if flt.labelled is False:
+                self._queue = (key, [])
+                return []
+            base = base.with_(labelled=True)
+        ids = self._store.items.ids(dataset, base, mode, rater, self._salt(annotator))
         items = self._store.ratings.items(dataset)
         ratings = self._store.ratings.ratings(dataset)
         scores: dict[int, Dispute] = {}
@@ -189,6 +197,16 @@ class ReviewService:
         """Whether the dataset has model responses to label."""
         return self._store.items.has_responses(dataset)
 
+    def pre_label(self, dataset: str) -> tuple[str, ...]:
+        """The metadata fields a blind unit of `dataset` may show before its label:
+        domain.blind.PRE_LABEL less those that predict this dataset's gold (measured once)."""
+        if dataset not in self._pre_label:
+            facts = self._store.ratings.items(dataset)
+            self._pre_label[dataset] = pre_label_fields(
+                {"source": [f.source for f in facts]}, [f.gold for f in facts]
+            )
+        return self._pre_label[dataset]
+
     def sources(self, dataset: str) -> list[str]:
         """Distinct item sources (for the source filter)."""
         return self._store.items.sources(dataset)
@@ -208,7 +226,7 @@ class ReviewService:
         A busy database is retried until `deadline_s`; then WriteError says why it was not
         saved (the TUI waits less and keeps the label on screen, retrying).
         """
-        rater = self._rater(annotator, create=True)
+        rater = self._rater(annotator, create=True, deadline_s=deadline_s)
         assert rater is not None
         self._generation += 1
         return self._store.labels.set_label(
@@ -225,7 +243,7 @@ class ReviewService:
         deadline_s: float = 10.0,
     ) -> LabelChange | None:
         """Record which behaviour is correct for the item (item QA); durable when this returns."""
-        rater = self._rater(annotator, create=True)
+        rater = self._rater(annotator, create=True, deadline_s=deadline_s)
         assert rater is not None
         self._generation += 1
         return self._store.labels.set_label(
@@ -248,14 +266,15 @@ class ReviewService:
         self._store.labels.set_note(rater, item_id, text)
         return NoteChange(item_id=item_id, previous=previous, text=text)
 
-    def undo(self, annotator: str, change: Change) -> None:
-        """Restore the state before `change`, as a new history entry."""
+    def undo(self, annotator: str, change: Change, *, seen: Seen | None = None) -> None:
+        """Restore the state before `change`, as a new history entry (a label records `seen`,
+        what the annotator had seen of the unit)."""
         if isinstance(change, LabelChange):
             if change.response_id is None:
-                self.label_item(annotator, change.item_id, change.previous_label)
+                self.label_item(annotator, change.item_id, change.previous_label, seen=seen)
             else:
                 self.label_response(
-                    annotator, change.item_id, change.response_id, change.previous_label
+                    annotator, change.item_id, change.response_id, change.previous_label, seen=seen
                 )
         elif isinstance(change, FlagChange):
             self.set_flag(annotator, change.item_id, change.code, not change.active)

@@ -7,8 +7,10 @@ live here; the screen only binds keys to these methods and pushes the result to 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING
 
+from w2c_tui.domain.blind import Fact, item_facts
 from w2c_tui.domain.labels import Label
 from w2c_tui.domain.models import Change, ItemDetail, ItemRow, Progress
 from w2c_tui.domain.review import ItemFilter, ListOrder, ReviewMode
@@ -41,6 +43,8 @@ class PendingLabel:
     reason: str
     retryable: bool
     advance: bool
+    entered_at: datetime | None = None
+    """When the annotator entered it (named in the unsaved-labels log if it is never saved)."""
 
 
 class ReviewState:
@@ -63,6 +67,11 @@ class ReviewState:
         self.unsaved: PendingLabel | None = None
         self.previous: str | None = None
         """One line about the item just finished (its gold, once its reveal was earned)."""
+        self.exposed: set[int] = set()
+        """Items whose gold has been on screen in this session (blind off, the items list's
+        gold column, or a reveal): a later label on them never records `blind`."""
+        self.blind_required: dict[ReviewMode, str] = {}
+        """Modes whose assignment plan requires blind mode, with the plan's description."""
         self._progress: tuple[tuple[object, ...], Progress, QueueProgress | None] | None = None
 
     # ---- the list --------------------------------------------------------------------------
@@ -76,7 +85,7 @@ class ReviewState:
     def view(self) -> ItemFilter:
         """The filter with the list's order: shuffled per annotator while blind."""
         order = ListOrder.SHUFFLED if self.is_blind else ListOrder.FILE
-        return self.filter.with_(order=order)
+        return self.filter.with_(order=order, blind=self.is_blind)
 
     @property
     def units(self) -> AssignUnits:
@@ -112,6 +121,8 @@ class ReviewState:
     def _build_cards(self, response_id: int | None) -> None:
         assert self.detail is not None
         self.cards = build_cards(self.detail, self.annotator, self.is_blind, self.mode)
+        if not self.gold_hidden:
+            self.exposed.add(self.detail.item.id)
         ids = [c.response.id if c.response else None for c in self.cards]
         if response_id is not None and response_id in ids:
             self.card_index = ids.index(response_id)
@@ -131,6 +142,36 @@ class ReviewState:
         if self.detail is None:
             return self.is_blind
         return not gold_revealed(self.detail, self.annotator, self.is_blind, self.mode)
+
+    @property
+    def facts(self) -> tuple[Fact, ...]:
+        """The item metadata on screen now (domain.blind: before the reveal only what cannot
+        predict gold)."""
+        if self.detail is None:
+            return ()
+        shown = self.services.review.pre_label(self.dataset)
+        return item_facts(self.detail.item, blind=self.gold_hidden, shown=shown)
+
+    def number(self) -> str:
+        """The item's number as shown: its place in this annotator's list while blind (the file
+        position of the real judge file names its gold), the file position otherwise."""
+        if self.detail is None:
+            return ""
+        if self.is_blind:
+            return f"#{self.index + 1}"
+        return f"item {self.detail.item.position + 1}"
+
+    def title(self) -> str:
+        """The item pane's title: while blind, the place in the annotator's queue or blind order
+        (the uuid only after the reveal); else the file position and uuid."""
+        if self.detail is None:
+            return ""
+        uuid = self.detail.item.uuid
+        if not self.is_blind:
+            return f"{self.number()} · {uuid}"
+        where = "your queue" if self.filter.queue else "your blind order"
+        head = f"{self.number()} of {self.rows.count} in {where}"
+        return head if self.gold_hidden else f"{head} · {uuid}"
 
     def progress(self) -> tuple[Progress, QueueProgress | None]:
         """Labelled / total in this mode, and the queue's assigned / done (counted again after a

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from w2c_tui.domain.blind import BlindPolicy
 from w2c_tui.domain.errors import NotFoundError, WriteError
 from w2c_tui.domain.review import ItemFilter, ReviewMode, ReviewPlace
 from w2c_tui.domain.team import AssignUnits
@@ -23,6 +24,7 @@ class ReviewController(LabellingState):
         have one; item QA if the dataset has no responses to label."""
         assignments = self.services.assignments
         queues = {u: assignments.queue(self.dataset, self.annotator, u) for u in AssignUnits}
+        self._apply_plans()
         self.no_responses = not self.services.review.has_responses(self.dataset)
         notice = None
         if queues[AssignUnits.RESPONSES] and not self.no_responses:
@@ -60,6 +62,57 @@ class ReviewController(LabellingState):
                 title="Welcome back",
             )
         return notice
+
+    def _apply_plans(self) -> None:
+        """Blind mode as the annotator's assignment plans say (docs/team.md): a plan with an
+        overlap of 2 or more opens blind in both modes; `required` cannot be switched off."""
+        self.blind = {ReviewMode.RESPONSES: True, ReviewMode.ITEM_QA: False}
+        self.blind_required = {}
+        for mode, units in (
+            (ReviewMode.RESPONSES, AssignUnits.RESPONSES),
+            (ReviewMode.ITEM_QA, AssignUnits.ITEMS),
+        ):
+            plan = self.services.assignments.blind(self.dataset, units, self.annotator)
+            if plan is None:
+                continue
+            self.blind[mode] = plan.opens_blind(self.blind[mode])
+            if plan.policy is BlindPolicy.REQUIRED:
+                self.blind_required[mode] = (
+                    f"the assignment plan of {units.value} on {self.dataset} requires blind "
+                    f"mode (overlap {plan.overlap}); a lead sets it with `w2c assign --blind`"
+                )
+
+    def closed_while_blind(self, what: str) -> Notice | None:
+        """Why `what` (a screen that shows other raters and gold of any unit) stays closed:
+        blind mode is on in a mode where this annotator has units left (their queue's, else
+        every unit of the dataset). None when it may open."""
+        for mode, units in (
+            (ReviewMode.RESPONSES, AssignUnits.RESPONSES),
+            (ReviewMode.ITEM_QA, AssignUnits.ITEMS),
+        ):
+            if not self.blind[mode]:
+                continue
+            queue = self.services.assignments.queue(self.dataset, self.annotator, units)
+            if queue is not None:
+                done, total, where = queue.done, queue.total, f"your {mode.display_name} queue"
+            else:
+                counted = self.services.review.progress(self.dataset, mode, self.annotator)
+                done, total, where = counted.done, counted.total, mode.display_name
+            if done >= total:
+                continue
+            way_out = (
+                f"blind mode is required there ({self.blind_required[mode]})"
+                if mode in self.blind_required
+                else f"or turn blind mode off in {mode.display_name} with b (your labels then "
+                "record that you had seen everything)"
+            )
+            return Notice(
+                f"{what} shows other raters' labels and gold of units you have not labelled. "
+                f"It opens once {where} is done ({done}/{total}); {way_out}.",
+                severity="warning",
+                title="Closed while blind",
+            )
+        return None
 
     def place_now(self) -> ReviewPlace:
         """Where the annotator is now."""
@@ -100,6 +153,12 @@ class ReviewController(LabellingState):
 
     def toggle_blind(self) -> Notice:
         """Blind mode on / off for the current labelling mode (the order follows it)."""
+        if self.is_blind and self.mode in self.blind_required:
+            return Notice(
+                f"Blind mode stays on: {self.blind_required[self.mode]}.",
+                severity="warning",
+                title="Blind required",
+            )
         self.blind[self.mode] = not self.blind[self.mode]
         response = self._response()
         self.reload(keep_item=self._keep(), load=False)
@@ -163,9 +222,15 @@ class ReviewController(LabellingState):
         self.index = 0
         self.reload()  # the queue opens at its top, not at the current item
         if self.filter.ranked:
+            blind = (
+                " Blind: only items you have finished are in it (b off, or finish your queue, "
+                "for the rest)."
+                if self.is_blind
+                else ""
+            )
             return Notice(
                 f"Disagreement queue: {self.rows.count} item(s), the humans' splits first; "
-                "the number beside each is how split its readings are. r leaves it."
+                f"the number beside each is how split its readings are. r leaves it.{blind}"
             )
         return Notice("Every item (disagreement queue left).")
 

@@ -27,9 +27,15 @@ class FilterDialog(ModalScreen[ItemFilter | None]):
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(
-        self, current: ItemFilter, sources: list[str], *, focus_search: bool = False
+        self,
+        current: ItemFilter,
+        sources: list[str],
+        *,
+        focus_search: bool = False,
+        blind: bool = False,
     ) -> None:
         super().__init__()
+        self._blind = blind
         self._current = current
         self._sources = sources
         self._focus_search = focus_search
@@ -38,6 +44,13 @@ class FilterDialog(ModalScreen[ItemFilter | None]):
         flt = self._current
         with Vertical(classes="dialog dialog--wide"):
             yield Label("Filter items (Enter in the search box applies)", classes="dialog--title")
+            if self._blind:
+                yield Label(
+                    "Blind: gold, human ≠ judge, QA flags and the disagreement queue keep only "
+                    "items you have finished.",
+                    id="blind-note",
+                    classes="dialog--hint",
+                )
             yield Input(value=flt.search, placeholder="search question text or uuid", id="search")
             with Horizontal(classes="dialog--row"):
                 yield Select(

@@ -9,6 +9,7 @@ from textual.screen import Screen
 from w2c_tui.domain.labels import Label as Behaviour
 from w2c_tui.domain.review import ItemFilter, ReviewMode
 from w2c_tui.domain.roles import LeadAction
+from w2c_tui.tui.review_state import Notice
 from w2c_tui.tui.screens.checklist import ChecklistDialog
 from w2c_tui.tui.screens.dialogs import (
     AnnotatorSwitchDialog,
@@ -21,7 +22,6 @@ from w2c_tui.tui.widgets.items_list import ItemsList
 
 if TYPE_CHECKING:
     from w2c_tui.services import Services
-    from w2c_tui.tui.review_state import Notice
     from w2c_tui.tui.review_views import ReviewController
     from w2c_tui.tui.screens.agreement import AgreementView
 
@@ -54,13 +54,16 @@ class ReviewDialogs(Screen[None]):
     def action_filter(self, focus_search: bool = False) -> None:
         """Open the filter dialog."""
         sources = self.services.review.sources(self.state.dataset)
+        blind = self.state.is_blind
+        if blind and "source" not in self.services.review.pre_label(self.state.dataset):
+            sources = []  # this dataset's source predicts its gold: no source filter while blind
 
         def apply(result: ItemFilter | None) -> None:
             if result is not None:
                 self.act(self.state.set_filter(result))
 
         self.app.push_screen(
-            FilterDialog(self.state.filter, sources, focus_search=focus_search), apply
+            FilterDialog(self.state.filter, sources, focus_search=focus_search, blind=blind), apply
         )
 
     def action_search(self) -> None:
@@ -176,6 +179,9 @@ class ReviewDialogs(Screen[None]):
         """Open the agreement and calibration dashboard for this dataset, where you left it."""
         from w2c_tui.tui.screens.agreement import AgreementScreen, AgreementView
 
+        if (closed := self.state.closed_while_blind("The agreement dashboard")) is not None:
+            self.tell(closed)
+            return
         view = self.agreement_views.setdefault(self.state.dataset, AgreementView())
         self.app.push_screen(
             AgreementScreen(self.services, self.state.dataset, view=view), self._back_to
@@ -193,6 +199,9 @@ class ReviewDialogs(Screen[None]):
         """The adjudication queue: units the humans disagree on, most split first."""
         from w2c_tui.tui.screens.adjudication import AdjudicationScreen
 
+        if (closed := self.state.closed_while_blind("Adjudication")) is not None:
+            self.tell(closed)
+            return
         if self.lead_refusal(LeadAction.ADJUDICATE):
             return
         person = getattr(self.app, "annotator", None) or self.state.annotator
@@ -216,6 +225,16 @@ class ReviewDialogs(Screen[None]):
 
         state = self.state
         if state.detail is None:
+            return
+        if state.gold_hidden:
+            self.tell(
+                Notice(
+                    "A spot check shows a model's answer and its judge's reading of this item: "
+                    "it opens once your label on the item is in (blind).",
+                    severity="warning",
+                    title="Closed while blind",
+                )
+            )
             return
         own = OwnLabels(
             qa=state.detail.qa.label,

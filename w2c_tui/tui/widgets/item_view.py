@@ -19,6 +19,7 @@ from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from w2c_tui.domain.blind import Fact, metadata
 from w2c_tui.domain.labels import LABELS, Label
 from w2c_tui.domain.models import Item
 
@@ -57,13 +58,26 @@ class ItemView(VerticalScroll):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._item: Item | None = None
+        self._facts: tuple[Fact, ...] | None = None
+        self._title: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("", id="item-body")
 
-    def show(self, item: Item | None, *, blind: bool | None = None) -> None:
-        """Display `item` (None: an empty-state message), gold hidden when `blind`."""
+    def show(
+        self,
+        item: Item | None,
+        *,
+        blind: bool | None = None,
+        facts: tuple[Fact, ...] | None = None,
+        title: str | None = None,
+    ) -> None:
+        """Display `item` (None: an empty-state message), gold hidden when `blind`; `facts`
+        is the metadata to show (domain.blind.item_facts; default all of it) and `title` the
+        panel's title (default: file position and uuid)."""
         self._item = item
+        self._facts = facts
+        self._title = title
         if blind is not None:
             self.set_reactive(ItemView.blind, blind)  # one repaint below, not two
         self._refresh_all()
@@ -89,11 +103,12 @@ class ItemView(VerticalScroll):
             return
         question = Panel(
             clipped(item.question),
-            title=Text(f"item {item.position + 1} · {item.uuid}"),
+            title=Text(self._title or f"item {item.position + 1} · {item.uuid}"),
             title_align="left",
             padding=(1, 1),
         )
-        parts: list[RenderableType] = [question, _meta(item, self.blind), Text("")]
+        facts = metadata(item) if self._facts is None else self._facts
+        parts: list[RenderableType] = [question, _meta(item, facts, self.blind), Text("")]
         if self.tools_open and item.tools:
             parts += [
                 _tools_head(item, True),
@@ -130,37 +145,17 @@ def _tools_head(item: Item, open_: bool) -> RenderableType:
     return Group(*lines)
 
 
-def _meta(item: Item, blind: bool) -> Text:
+def _meta(item: Item, facts: tuple[Fact, ...], blind: bool) -> Text:
     text = Text()
     gold = "hidden (blind)" if blind else (item.gold.value if item.gold else "—")
     text.append("gold ", style="dim")
     text.append(gold, style="bold" if not blind else "italic")
-    for name, value in (
-        ("source", item.source),
-        ("source id", item.source_id),
-        ("held-out parameter", item.held_out_param),
-    ):
-        if value:
-            text.append(f"   {name} ", style="dim")
-            text.append(value[:200])
-    target = _target_tool_name(item)
-    if target:
-        text.append("   target tool ", style="dim")
-        text.append(target)
-    text.append(f"   kind {item.kind.value}", style="dim")
+    for fact in facts:
+        text.append(f"   {fact.label} ", style="dim")
+        text.append(fact.value, style="dim" if fact.name == "kind" else "")
+    if blind:  # always, whatever is held back: whether something is would be a cue itself
+        text.append("   other metadata after your label", style="dim italic")
     return text
-
-
-def _target_tool_name(item: Item) -> str | None:
-    if not item.target_tool:
-        return None
-    if len(item.target_tool) > LONG_TEXT:
-        return item.target_tool[:40] + "…"
-    try:
-        spec = json.loads(item.target_tool)
-    except json.JSONDecodeError:
-        return item.target_tool[:40]
-    return str(spec.get("name")) if isinstance(spec, dict) else None
 
 
 def _tools(item: Item) -> RenderableType:

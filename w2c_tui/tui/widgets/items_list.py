@@ -48,7 +48,8 @@ class ItemsList(ScrollView, can_focus=True):
     """Row number of the highlighted item in the filtered list (its watcher repaints the two
     lines that changed, not the whole list)."""
     hide_gold: reactive[bool] = reactive(False, repaint=False)
-    """Blind mode hides the gold column."""
+    """Blind mode: the gold column hidden, rows numbered by their place in the list (the file
+    position of the real judge file names its gold)."""
 
     @dataclass
     class Clicked(Message):
@@ -56,9 +57,13 @@ class ItemsList(ScrollView, can_focus=True):
 
         index: int
 
-    def __init__(self, rows: Rows, count: int = 0, *, id: str | None = None) -> None:
+    def __init__(
+        self, rows: Rows, count: int = 0, *, id: str | None = None, shown: set[int] | None = None
+    ) -> None:
         super().__init__(id=id)
         self._rows = rows
+        self.gold_shown: set[int] = shown if shown is not None else set()
+        """Ids of the items whose gold this list has drawn (their labels are not blind)."""
         self._count = count
         self.virtual_size = Size(0, count)
         self.generation = -1
@@ -150,11 +155,14 @@ class ItemsList(ScrollView, can_focus=True):
             if row.labelled
             else line_style + style_of("items-list--dim"),
         )
-        number = Segment(f"{row.position + 1:>5} ", line_style + style_of("items-list--dim"))
+        shown = index + 1 if self.hide_gold else row.position + 1
+        number = Segment(f"{shown:>5} ", line_style + style_of("items-list--dim"))
         if row.dispute is not None:  # the disagreement queue shows the dispute instead
             gold = Segment(f"{row.dispute:.2f} ", line_style + style_of("items-list--gold"))
         else:
             gold_text = "··" if self.hide_gold or row.gold is None else GOLD_ABBREV[row.gold]
+            if gold_text != "··":
+                self.gold_shown.add(row.id)
             gold = Segment(f"{gold_text} ", line_style + style_of("items-list--gold"))
         tools_style = (
             line_style + style_of("items-list--notools")
