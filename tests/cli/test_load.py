@@ -29,3 +29,20 @@ def test_labels_and_a_run_at_once_lose_nothing(demo: Services, tmp_path: Path) -
     assert result.labels > 30, result.line()
     assert (result.lost, result.duplicates, result.errors) == (0, 0, 0), result.line()
     assert result.run_items > 0, result.line()
+
+
+def test_invited_browser_sessions_and_a_run_lose_nothing(demo: Services, tmp_path: Path) -> None:
+    """8 invited sessions through `w2c serve` (each its own app, driven over the websocket as a
+    browser drives it) label while a run writes: every label pressed is current under the
+    invited name, no duplicate current verdict. Bounded: 13 keys a session, 127.0.0.1 only."""
+    import pytest
+
+    pytest.importorskip("textual_serve", reason="the serve extra (textual-serve) is needed")
+    from load_harness import run_serve_load
+
+    result = run_serve_load(demo, "demo", tmp_path, n_sessions=8, keys_per_session=12)
+    print(result.line())
+    # a key pressed while an app was still starting may land after the count: stored ≥ made
+    assert result.stored >= result.pressed >= 8 * 13, result.line()
+    assert (result.lost, result.duplicates, result.strangers) == (0, 0, 0), result.line()
+    assert result.run_items > 0, result.line()
