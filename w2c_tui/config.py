@@ -8,6 +8,7 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from w2c_tui.domain.names import clean_name, name_problem
 from w2c_tui.paths import config_file
 
 
@@ -36,6 +37,11 @@ def load_settings(path: Path | None = None) -> Settings:
     tools = data.get("tools", "signatures")
     if annotator is not None and not isinstance(annotator, str):
         raise ValueError(f"{target}: field 'annotator' must be a string")
+    if annotator is not None:
+        problem = name_problem(annotator)
+        if problem is not None:
+            raise ValueError(f"{target}: field 'annotator': the name {problem}")
+        annotator = clean_name(annotator)
     if tools not in ("signatures", "json"):
         raise ValueError(f'{target}: field \'tools\' must be "signatures" or "json"')
     if not isinstance(keys, dict) or not all(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ from w2c_tui.db.engine import make_engine
 from w2c_tui.domain.labels import Label
 from w2c_tui.domain.review import ItemFilter, ReviewMode
 from w2c_tui.domain.team import Selection
-from w2c_tui.services import Services
+from w2c_tui.services import Services, open_services
 
 runner = CliRunner()
 
@@ -277,3 +278,28 @@ def test_a_huge_response_id_in_a_label_file_is_refused(demo: Services, tmp_path:
     result = runner.invoke(app, ["--db", demo.url, "labels", "import", str(path)])
     assert result.exit_code == 2
     assert "labels.jsonl:1: field 'response_id':" in result.stderr
+
+
+@pytest.mark.parametrize("bad", ["ann\x00", "ann\x1b]0;x\x07", "ann\u202e"])
+def test_merge_refuses_a_source_with_a_control_character_in_a_name(
+    services: Services, tmp_path: Path, bad: str
+) -> None:
+    """A NUL in a name used to fail a merge into PostgreSQL for the whole file; now every
+    target refuses the file up front, naming table and field, the name escaped."""
+    source = tmp_path / "laptop.db"
+    laptop = open_services(f"sqlite:///{source}")
+    try:
+        laptop.imports.import_demo()
+        _uuid, item, response, _model = _units(laptop, 1)[0]
+        laptop.review.label_response("ann", item, response, Label.DIRECT)
+    finally:
+        laptop.close()
+    with sqlite3.connect(source) as db:  # an annotator's file from before names were checked
+        db.execute("UPDATE rater SET name = ? WHERE name = 'ann'", (bad,))
+    db.close()
+    services.imports.import_demo()
+    result = runner.invoke(app, ["--db", services.url, "merge", str(source)])
+    assert result.exit_code == 2, result.output
+    assert f"{source}: field 'rater.name': the name 'ann\\" in result.stderr
+    assert "nothing merged" in result.stderr and _no_control(result.stderr)
+    assert services.labels.export("demo") == []

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from w2c_tui.cli.agreement_text import print_judges, print_pooled
-from w2c_tui.cli.context import BOOTSTRAP_MAX, SEED_MAX, print_json, services
+from w2c_tui.cli.context import BOOTSTRAP_MAX, SEED_MAX, echo, print_json, services
 from w2c_tui.domain.dashboard import SliceBy
 from w2c_tui.domain.labels import InvalidMode
 from w2c_tui.domain.review import UnitKind
@@ -109,7 +109,7 @@ def agreement(
         if list_raters:
             readings = svc.agreement.readings(name, units)
             for rater in readings.raters:
-                typer.echo(f"{rater.key}\t{rater.kind.value}")
+                echo(f"{rater.key}\t{rater.kind.value}")
             return
         chosen = split_raters(raters)
         if pooled or chosen:

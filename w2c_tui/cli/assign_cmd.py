@@ -7,7 +7,16 @@ from typing import Annotated
 import typer
 
 from w2c_tui.cli.acting import require_lead
-from w2c_tui.cli.context import EXIT_BAD_INPUT, fail, print_json, services
+from w2c_tui.cli.context import (
+    COUNT_MAX,
+    EXIT_BAD_INPUT,
+    SEED_MAX,
+    checked_name,
+    echo,
+    fail,
+    print_json,
+    services,
+)
 from w2c_tui.cli.context import console as make_console
 from w2c_tui.domain.blind import BlindPolicy
 from w2c_tui.domain.roles import LeadAction
@@ -54,8 +63,11 @@ def assign(
     annotators: Annotated[
         str | None, typer.Option(help="Comma-separated annotator names, e.g. a,b,c.")
     ] = None,
-    overlap: Annotated[int, typer.Option(help="Annotators per unit (K).")] = 2,
-    seed: Annotated[int, typer.Option(help="Seed of the selection and of the queue order.")] = 0,
+    overlap: Annotated[int, typer.Option(help="Annotators per unit (K).", max=COUNT_MAX)] = 2,
+    seed: Annotated[
+        int,
+        typer.Option(help="Seed of the selection and of the queue order.", min=0, max=SEED_MAX),
+    ] = 0,
     units: Annotated[
         AssignUnits | None,
         typer.Option(
@@ -63,10 +75,13 @@ def assign(
             "the dataset has any, else items."
         ),
     ] = None,
-    sample: Annotated[int | None, typer.Option(help="N units at random.")] = None,
-    per_label: Annotated[int | None, typer.Option(help="N units per gold label.")] = None,
+    sample: Annotated[int | None, typer.Option(help="N units at random.", max=COUNT_MAX)] = None,
+    per_label: Annotated[
+        int | None, typer.Option(help="N units per gold label.", max=COUNT_MAX)
+    ] = None,
     per_tools: Annotated[
-        int | None, typer.Option(help="N units per tool bucket (0 / 1 / 2+ tools).")
+        int | None,
+        typer.Option(help="N units per tool bucket (0 / 1 / 2+ tools).", max=COUNT_MAX),
     ] = None,
     source: Annotated[str | None, typer.Option(help="Only items of this source.")] = None,
     dry_run: Annotated[bool, typer.Option(help="Show the plan without writing it.")] = False,
@@ -91,7 +106,7 @@ def assign(
     with services(ctx) as svc:
         if not dry_run:
             require_lead(ctx, svc, LeadAction.ASSIGN)
-        names = parse_annotators(annotators)
+        names = [checked_name(n, "--annotators") for n in parse_annotators(annotators)]
         name = svc.datasets.resolve(dataset)
         if units is None:
             units = svc.assignments.default_units(name)
@@ -129,7 +144,7 @@ def assign(
             f"({report.selection}), {report.new_units} new; {verb} {report.new_assignments} "
             f"assignments (overlap {report.overlap}, seed {report.seed})"
         )
-    typer.echo("loads: " + ", ".join(f"{a} {n}" for a, n in report.loads.items()))
+    echo("loads: " + ", ".join(f"{a} {n}" for a, n in report.loads.items()))
     typer.echo(f"blind: {policy or 'default'}")
     for note in report.notes:
         typer.echo(f"note: {note}", err=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -65,6 +65,14 @@ def fail(message: str, code: int) -> typer.Exit:
     return typer.Exit(code)
 
 
+def echo(text: str, *, err: bool = False) -> None:
+    """One line of text that holds stored names or other data: printed with its control
+    characters escaped (`domain.names.printable`; tabs and newlines kept)."""
+    from w2c_tui.domain.names import printable
+
+    typer.echo(printable(text, multiline=True), err=err)
+
+
 def checked_name(value: str, option: str) -> str:
     """A name given on the command line (`option` names where), in NFC and trimmed; a name
     with control characters, blank or too long ends the command with exit 2."""
@@ -122,9 +130,29 @@ def print_json(value: Any) -> None:
 def console() -> Any:
     """A rich Console for tables: the terminal's width, or 160 columns when piped.
 
-    Markup is off: text from data (a model called `model[/bold]`) is printed as it is.
+    Markup is off: text from data (a model called `model[/bold]`) is printed as it is, its
+    control characters escaped.
     """
-    from rich.console import Console
+    out = _safe_console()(markup=False)
+    return out if out.is_terminal else _safe_console()(width=160, markup=False)
 
-    out = Console(markup=False)
-    return out if out.is_terminal else Console(width=160, markup=False)
+
+def _safe_console() -> Any:
+    """A rich Console class that prints the text of every segment through
+    `domain.names.printable` (its own colour and cursor codes untouched): a name holding ESC
+    or NUL reaches the terminal as `\\x1b`, `\\x00`."""
+    from rich.console import Console
+    from rich.segment import Segment
+
+    from w2c_tui.domain.names import printable
+
+    class SafeConsole(Console):
+        def _render_buffer(self, buffer: Iterable[Segment]) -> str:
+            return super()._render_buffer(
+                Segment(printable(s.text, multiline=True), s.style, s.control)
+                if s.control is None
+                else s
+                for s in buffer
+            )
+
+    return SafeConsole

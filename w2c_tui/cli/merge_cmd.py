@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from w2c_tui.cli.context import print_json, services, state
+from w2c_tui.cli.context import echo, print_json, services, state
 
 
 def merge(
@@ -47,7 +47,7 @@ def merge(
             return
         verb = "would add" if dry_run else "added"
         for c in counts:
-            typer.echo(
+            echo(
                 f"{c.source} → {svc.public_url}: {verb} {c.verdicts} label(s) "
                 f"({c.verdicts_known} already there), {c.critic_labels} CriticTool label(s) "
                 f"({c.critic_labels_known} already there), {c.flags} flag(s), {c.notes} note(s), "
@@ -56,13 +56,13 @@ def merge(
             )
             for conflict in c.conflicts:
                 unit = conflict.uuid + (f" ({conflict.model})" if conflict.model else "")
-                typer.echo(
+                echo(
                     f"  conflict: {conflict.rater} on {unit}: kept {conflict.kept} "
                     f"({conflict.kept_at:%Y-%m-%d %H:%M:%S}, from {conflict.kept_from}), "
                     f"over {conflict.lost} ({conflict.lost_at:%Y-%m-%d %H:%M:%S}, "
                     f"from {conflict.lost_from}; kept as history)"
                 )
             for line in c.skipped:
-                typer.echo(f"  not merged: {line}")
+                echo(f"  not merged: {line}")
         if dry_run:
             typer.echo("dry run: nothing was written")

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from w2c_tui.cli.acting import acting_person, require_lead
-from w2c_tui.cli.context import EXIT_BAD_INPUT, fail, print_json, services
+from w2c_tui.cli.context import BOOTSTRAP_MAX, EXIT_BAD_INPUT, SEED_MAX, fail, print_json, services
 from w2c_tui.cli.context import console as make_console
 from w2c_tui.cli.output import write_text
 from w2c_tui.domain.names import printable
@@ -40,8 +40,10 @@ class Format(StrEnum):
 def status(
     ctx: typer.Context,
     dataset: DatasetOpt = None,
-    bootstrap: Annotated[int, typer.Option(help="Bootstrap resamples for α's interval.")] = 1000,
-    seed: Annotated[int, typer.Option(help="Bootstrap seed.")] = 0,
+    bootstrap: Annotated[
+        int, typer.Option(help="Bootstrap resamples for α's interval.", min=0, max=BOOTSTRAP_MAX)
+    ] = 1000,
+    seed: Annotated[int, typer.Option(help="Bootstrap seed.", min=0, max=SEED_MAX)] = 0,
     json_out: JsonOpt = False,
 ) -> None:
     """Per annotator: assigned / done / labels / rate / last active; units with all K labels;
@@ -86,11 +88,11 @@ def status(
         )
         return
     out = make_console()
-    out.print(Text(f"Team progress · {result.headline()}"))
+    out.print(Text(printable(f"Team progress · {result.headline()}", multiline=True)))
     table = Table("annotator", "assigned", "done", "labels", "rate /h", "active", "last active")
     for a in result.annotators:
         table.add_row(
-            Text(a.annotator),
+            Text(printable(a.annotator)),
             str(a.assigned),
             str(a.done),
             str(a.labels),

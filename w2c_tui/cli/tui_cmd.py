@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from w2c_tui.cli.context import EXIT_BAD_INPUT, cannot_open, fail, state
+from w2c_tui.cli.context import EXIT_BAD_INPUT, cannot_open, fail, name_option, state
 
 
 def tui(
@@ -15,7 +15,10 @@ def tui(
     annotator: Annotated[
         str | None,
         typer.Option(
-            "--annotator", envvar="W2C_ANNOTATOR", help="Your name; every label carries it."
+            "--annotator",
+            envvar="W2C_ANNOTATOR",
+            help="Your name; every label carries it.",
+            callback=name_option,
         ),
     ] = None,
     ask_annotator: Annotated[

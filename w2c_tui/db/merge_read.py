@@ -43,6 +43,7 @@ from w2c_tui.db.tables_team import (
 )
 from w2c_tui.domain.errors import InputError
 from w2c_tui.domain.labels import RaterKind
+from w2c_tui.domain.names import name_problem
 
 PEOPLE = (RaterKind.HUMAN.value, RaterKind.ADJUDICATOR.value)
 """Whose verdicts a merge brings: labels and adjudications (machines come from imports/runs)."""
@@ -195,7 +196,20 @@ def read_source(path: Path) -> Source:
                     }
                 )
         _read_assignments(source, rows, datasets, raters, items, models, responses)
+    _check_names(path, source, {model for _uuid, model, _text in responses.values()})
     return source
+
+
+def _check_names(path: Path, source: Source, models: set[str]) -> None:
+    """InputError naming the table and field of the first name in the source that
+    `domain.names` refuses (a control character, NUL, too long): the file is not merged."""
+    named = [("rater.name", str(r["name"])) for r in source.raters.values()]
+    named += [("target_model.name", m) for m in sorted(models)]
+    named += [("dataset.name", d) for d in sorted(source.datasets)]
+    for where, name in named:
+        problem = name_problem(name)
+        if problem is not None:
+            raise InputError(str(path), f"the name {problem}; nothing merged", field=where)
 
 
 def _rater_values(rater: Any) -> dict[str, Any]:

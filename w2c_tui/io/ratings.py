@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from pathlib import Path
 
 from w2c_tui.domain.errors import InputError
+from w2c_tui.domain.names import clean_name, name_problem
+from w2c_tui.io.csvcell import csv_rows
 from w2c_tui.io.jsonl import iter_objects, read_bytes
 from w2c_tui.io.validate import type_name
 
@@ -45,8 +45,10 @@ def _csv(path: Path, data: bytes) -> list[Row]:
     except UnicodeDecodeError as error:
         raise InputError(str(path), f"not valid UTF-8: {error.reason}") from error
     dialect = "excel-tab" if path.suffix.lower() == ".tsv" else "excel"
-    reader = csv.DictReader(io.StringIO(text, newline=""), dialect=dialect)
-    missing = [f for f in FIELDS if f not in (reader.fieldnames or [])]
+    records = csv_rows(path, text, dialect)
+    first = next(records, None)
+    header = first[1] if first is not None else []
+    missing = [f for f in FIELDS if f not in header]
     if missing:
         raise InputError(
             str(path),
@@ -54,25 +56,32 @@ def _csv(path: Path, data: bytes) -> list[Row]:
             line=1,
         )
     rows: list[Row] = []
-    width = len(reader.fieldnames or [])
-    for record in reader:
-        line = reader.line_num
-        extra = record.get(None)
-        short = any(value is None for key, value in record.items() if key is not None)
-        if extra is not None or short:
-            cells = width + len(extra or []) - sum(v is None for v in record.values())
+    width = len(header)
+    where = [header.index(f) for f in FIELDS]
+    for line, cells in records:
+        if not cells:
+            continue
+        if len(cells) != width:
             raise InputError(
                 str(path),
-                f"the row has {cells} cell(s) but the header has {width}: a ragged row "
+                f"the row has {len(cells)} cell(s) but the header has {width}: a ragged row "
                 "(a stray or missing separator?)",
                 line=line,
             )
-        values = [(record.get(f) or "").strip() for f in FIELDS]
+        values = [cells[i].strip() for i in where]
         for name, value in zip(FIELDS[:2], values[:2], strict=True):
             if not value:
                 raise InputError(str(path), "must not be empty", line=line, field=name)
-        rows.append((line, values[0], values[1], values[2] or None))
+        rows.append((line, values[0], _rater(path, values[1], line), values[2] or None))
     return rows
+
+
+def _rater(path: Path, name: str, line: int) -> str:
+    """A rater name checked like every name (`domain.names`)."""
+    problem = name_problem(name)
+    if problem is not None:
+        raise InputError(str(path), f"the name {problem}", line=line, field="rater")
+    return clean_name(name)
 
 
 def _jsonl(path: Path, data: bytes) -> list[Row]:
@@ -98,5 +107,5 @@ def _jsonl(path: Path, data: bytes) -> list[Row]:
                 )
         item, rater, label = values
         assert item is not None and rater is not None
-        rows.append((line, item, rater, label))
+        rows.append((line, item, _rater(path, rater, line), label))
     return rows

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import gc
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import App
 from textual.binding import Binding
+from textual.filter import LineFilter
 from textual.worker import Worker, WorkerState
 
 from w2c_tui.config import Settings, save_annotator
 from w2c_tui.tui.screens.dialogs import AnnotatorDialog
 from w2c_tui.tui.screens.review import ReviewScreen
+from w2c_tui.tui.terminal_guard import CONTROL_FILTER
 
 if TYPE_CHECKING:
     from w2c_tui.services import Services
@@ -56,6 +59,11 @@ class W2CApp(App[None]):
         self.dataset = dataset
         self.settings = settings or Settings()
         self.remember_annotator = remember_annotator
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters, then the one that keeps control characters from stored text
+        off the terminal (`terminal_guard`)."""
+        return [*super().get_line_filters(), CONTROL_FILTER]
 
     def on_mount(self) -> None:
         if self.settings.keys:

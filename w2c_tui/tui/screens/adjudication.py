@@ -15,6 +15,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from w2c_tui.domain.errors import W2CError, WriteError
 from w2c_tui.domain.labels import LABELS, Label
+from w2c_tui.domain.names import printable
 from w2c_tui.domain.review import UnitKind
 from w2c_tui.domain.roles import LeadAction
 from w2c_tui.tui.screens.dialogs import NoteDialog
@@ -38,15 +39,15 @@ def case_view(case: Case) -> Group:
     head = Text()
     head.append(f"item {case.position + 1} · {case.uuid}", style="bold")
     if case.target_model:
-        head.append(f" · model {case.target_model}")
+        head.append(f" · model {printable(case.target_model)}")
     humans = Text("humans: ", style="dim")
     for index, (name, label) in enumerate(case.humans):
         humans.append(", " if index else "")
-        humans.append(f"{name} ", style="")
+        humans.append(f"{printable(name)} ", style="")
         humans.append(label.value, style="bold")
     humans.append(f"   (split {case.split:.2f})", style="dim")
     machines = Text("judges and scorers: ", style="dim")
-    machines.append(", ".join(f"{key} {value}" for key, value in case.others) or "none")
+    machines.append(", ".join(f"{printable(k)} {v}" for k, v in case.others) or "none")
     facts = Text("gold ", style="dim")
     facts.append(case.gold.value if case.gold else "—", style="bold")
     facts.append("   human majority ", style="dim")
@@ -54,9 +55,9 @@ def case_view(case: Case) -> Group:
     decision = Text("decision: ", style="dim")
     if case.decision is not None:
         decision.append(case.decision.value, style="bold reverse")
-        decision.append(f"  by {case.adjudicator}")
+        decision.append(f"  by {printable(case.adjudicator or '')}")
         if case.note:
-            decision.append(f"  note: {case.note}", style="italic")
+            decision.append(f"  note: {printable(case.note, multiline=True)}", style="italic")
     else:
         decision.append("none yet — 1–4 decides, e adds a note", style="italic")
     parts = [head, Text(case.question), humans, machines, facts, decision]
@@ -118,8 +119,10 @@ class AdjudicationScreen(Screen[int | None]):
             f"; also where the human majority differs from {self.against}" if self.against else ""
         )
         self.query_one("#adjudication-head", Static).update(
-            f"Adjudication · {self.dataset} · {what}: {len(self.cases)} unit(s) where the "
-            f"humans disagree{versus}; {open_} undecided · you decide as {self.adjudicator}"
+            printable(
+                f"Adjudication · {self.dataset} · {what}: {len(self.cases)} unit(s) where the "
+                f"humans disagree{versus}; {open_} undecided · you decide as {self.adjudicator}"
+            )
         )
         table = self.query_one(DataTable)
         table.clear()
@@ -128,8 +131,8 @@ class AdjudicationScreen(Screen[int | None]):
                 str(case.position + 1),
                 f"{case.split:.2f}",
                 Text(case.decision.value if case.decision else "—"),
-                Text(case.target_model or "(item)"),
-                Text(" ".join(f"{n}:{SHORT[lab]}" for n, lab in case.humans)),
+                Text(printable(case.target_model or "(item)")),
+                Text(printable(" ".join(f"{n}:{SHORT[lab]}" for n, lab in case.humans))),
                 Text(case.uuid[:8]),
                 key=case.unit,
             )

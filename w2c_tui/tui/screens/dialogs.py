@@ -16,6 +16,7 @@ from textual.widgets.option_list import Option
 
 from w2c_tui.domain.labels import LABELS
 from w2c_tui.domain.labels import Label as Behaviour
+from w2c_tui.domain.names import clean_name, clean_note, name_problem, printable
 from w2c_tui.tui.screens.filter_dialog import FilterDialog
 
 __all__ = [
@@ -25,6 +26,19 @@ __all__ = [
     "JumpDialog",
     "NoteDialog",
 ]
+
+
+def typed_name(screen: ModalScreen[str] | ModalScreen[str | None], value: str) -> str | None:
+    """The name typed (NFC, trimmed), or None after telling why it cannot be a name (blank,
+    a control character, too long: `domain.names`)."""
+    problem = name_problem(value)
+    if problem is None:
+        return clean_name(value)
+    if not value.strip():
+        screen.notify("A name is needed to record labels.", severity="warning")
+    else:
+        screen.notify(f"Not a name: the name {problem}.", severity="warning", markup=False)
+    return None
 
 
 class AnnotatorDialog(ModalScreen[str]):
@@ -50,11 +64,9 @@ class AnnotatorDialog(ModalScreen[str]):
 
     @on(Input.Submitted)
     def submitted(self, event: Input.Submitted) -> None:
-        name = event.value.strip()
+        name = typed_name(self, event.value)
         if name:
             self.dismiss(name)
-        else:
-            self.notify("A name is needed to record labels.", severity="warning")
 
 
 class AnnotatorSwitchDialog(ModalScreen[str | None]):
@@ -70,14 +82,15 @@ class AnnotatorSwitchDialog(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(
-                f"Label as someone else (now: {self._current})",
+                f"Label as someone else (now: {printable(self._current)})",
                 classes="dialog--title",
                 markup=False,
             )
             yield Input(placeholder="type a name, or ↓ ↑ to pick one; Enter", id="name")
             if self._annotators:
                 yield OptionList(
-                    *[Option(Text(name), id=name) for name in self._annotators], id="annotators"
+                    *[Option(Text(printable(name)), id=name) for name in self._annotators],
+                    id="annotators",
                 )
             yield Label(
                 "Each annotator has their own labels, queue and undo history.",
@@ -106,9 +119,10 @@ class AnnotatorSwitchDialog(ModalScreen[str | None]):
 
     @on(Input.Submitted)
     def typed(self, event: Input.Submitted) -> None:
-        name = event.value.strip()
-        if name:
-            self.dismiss(name)
+        if event.value.strip():
+            name = typed_name(self, event.value)
+            if name:
+                self.dismiss(name)
         elif self._annotators and self.query_one(OptionList).highlighted is not None:
             highlighted = self.query_one(OptionList).highlighted
             assert highlighted is not None
@@ -172,7 +186,7 @@ class NoteDialog(ModalScreen[str | None]):
 
     @on(Input.Submitted)
     def submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value)
+        self.dismiss(clean_note(event.value))  # a pasted control character is dropped
 
     def action_cancel(self) -> None:
         self.dismiss(None)

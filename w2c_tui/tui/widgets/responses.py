@@ -14,6 +14,7 @@ from textual.widgets import Static
 
 from w2c_tui.domain.labels import LABELS, Label, RaterKind, VerdictStatus
 from w2c_tui.domain.models import Verdict
+from w2c_tui.domain.names import printable
 from w2c_tui.tui.cards import Card
 from w2c_tui.tui.widgets.item_view import LONG_TEXT, clipped
 
@@ -122,7 +123,7 @@ def _subtitle(card: Card, pending: PendingLabel | None, labelling: bool) -> str:
 
 def _title(card: Card) -> str:
     if card.revealed:
-        return f"{card.number}. {card.target_model}"
+        return f"{card.number}. {printable(card.target_model)}"
     return f"{card.number}. model hidden (blind)"
 
 
@@ -157,11 +158,15 @@ def _render(card: Card, annotator: str | None, pending: PendingLabel | None) -> 
     ]
     lines = Text()
     if card.blind and card.mine is not None and card.response is not None:
-        lines.append(f"revealed by your label: model {card.target_model}\n", style="bold")
+        lines.append(
+            f"revealed by your label: model {printable(card.target_model)}\n", style="bold"
+        )
     for verdict in others:
         if verdict.rater.kind is RaterKind.MCQ_LOGPROB:
             continue
-        lines.append(f"{KIND_NAMES[verdict.rater.kind]} {verdict.rater.name}: ", style="dim")
+        lines.append(
+            f"{KIND_NAMES[verdict.rater.kind]} {printable(verdict.rater.name)}: ", style="dim"
+        )
         _append_label(lines, verdict)
         lines.append("\n")
     if not card.scores_revealed and card.model_verdicts:
@@ -209,7 +214,7 @@ def _append_label(text: Text, verdict: Verdict) -> None:
 def _logprob_chart(verdict: Verdict) -> RenderableType:
     scores = verdict.scores
     lls = scores.get("loglikelihoods") or scores.get("scores_raw")
-    title = Text(f"log-prob MCQ {verdict.rater.name}", style="dim")
+    title = Text(f"log-prob MCQ {printable(verdict.rater.name)}", style="dim")
     if not isinstance(lls, list) or len(lls) != len(LABELS):
         title.append(": ")
         _append_label(title, verdict)

@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from w2c_tui.domain.models import Progress
+from w2c_tui.domain.names import printable
 from w2c_tui.domain.team import QueueProgress
 from w2c_tui.tui.pace import Pace
 
@@ -51,7 +52,7 @@ class StatusBar(Widget):
         if unsaved:
             text.append(" LABEL NOT SAVED (ctrl+s) ", style="bold reverse")
             text.append(" ")
-        text.append(f"│ {dataset} │ {annotator} │ {mode} │ ")
+        text.append(f"│ {printable(dataset)} │ {printable(annotator)} │ {mode} │ ")
         if queue is not None:
             text.append(f"{queue.done}/{queue.total} assigned done", style="bold")
             left = queue.total - queue.done
