@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from w2c_tui.cli import app
 from w2c_tui.domain.labels import Label
+from w2c_tui.domain.roles import Role
 from w2c_tui.services import open_services
 
 runner = CliRunner()
@@ -177,3 +178,22 @@ def test_roles_a_solo_database_until_its_first_lead(db_url: str, tmp_path: Path)
     assert w2c(db_url, "--annotator", "bob", *plan)[0] == 0
     code, _, err = w2c(db_url, "--annotator", "bob", "team", "remove", "nobody")
     assert code == 2 and "no role" in err
+
+
+def test_other_annotators_labels_are_a_leads_to_import(db_url: str, tmp_path: Path) -> None:
+    svc = open_services(db_url)
+    try:
+        load_secret(svc)
+        svc.roles.add(None, "alice", Role.LEAD)
+    finally:
+        svc.close()
+    mine, theirs = tmp_path / "bob.csv", tmp_path / "carol.csv"
+    mine.write_text("uuid,annotator,label\nitem-000,bob,direct\n")
+    theirs.write_text("uuid,annotator,label\nitem-001,carol,direct\n")
+    assert w2c(db_url, "--annotator", "bob", "labels", "import", str(mine))[0] == 0
+    code, _, err = w2c(db_url, "--annotator", "bob", "labels", "import", str(theirs))
+    assert code == 2 and "only a lead may record other annotators' labels" in err, err
+    assert w2c(db_url, "--annotator", "bob", "labels", "import", str(theirs), "--dry-run")[0] == 0
+    assert w2c(db_url, "--annotator", "alice", "labels", "import", str(theirs))[0] == 0
+    code, _, err = w2c(db_url, "--annotator", "bob", "merge", str(tmp_path / "other.db"))
+    assert code == 2 and "only a lead" in err and "alice" in err, err

@@ -112,6 +112,10 @@ def import_labels(
     with services(ctx) as svc:
         if dataset is not None:
             dataset = checked_name(dataset, "--dataset")
+        if not dry_run:  # other annotators' labels are a lead's to record, once there is one
+            from w2c_tui.cli.acting import acting_person
+
+            svc.roles.require_own_labels(acting_person(ctx), path)
         report = svc.labels.import_file(path, dataset, dry_run=dry_run, replace=replace)
     changes = [
         {

@@ -39,6 +39,11 @@ def merge(
     if into is not None:
         state(ctx).db = into
     with services(ctx) as svc:
+        if not dry_run:  # other annotators' labels are a lead's to record, once there is one
+            from w2c_tui.cli.acting import acting_person
+            from w2c_tui.domain.roles import LeadAction
+
+            svc.roles.require(acting_person(ctx), LeadAction.OTHERS_LABELS)
         counts = svc.merge.merge(files, dry_run=dry_run)
         if json_out:
             print_json(

@@ -51,7 +51,8 @@ WATCH_S = 3.0
 PAGE = Path(__file__).with_name("serve_page") / "index.html"
 STATIC = Path(textual_serve.server.__file__).parent / "static"
 SESSION_MB = 160
-"""About how much memory one session's app process takes (measured: ~110–140 MB RSS)."""
+"""About how much memory one session's app process takes, with room (measured: ~100 MB RSS on the
+demo; larger datasets cache more rows)."""
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
 TOKEN = re.compile(r"token=[^\s&\"']+")
 

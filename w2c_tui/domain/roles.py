@@ -26,6 +26,7 @@ class LeadAction(StrEnum):
     ASSIGN = "change assignments"
     GUIDELINES = "change guidelines"
     TEAM = "change the team or its invitations"
+    OTHERS_LABELS = "record other annotators' labels (labels import, merge)"
 
 
 @dataclass(frozen=True, slots=True)

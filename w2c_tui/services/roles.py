@@ -18,6 +18,7 @@ import hashlib
 import re
 import secrets
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from w2c_tui.db.store import Store
 from w2c_tui.db.team import RoleStore
@@ -101,6 +102,22 @@ class RoleService:
         why = self.refusal(actor, action, invited=invited)
         if why is not None:
             raise NotALead(why)
+
+    def require_own_labels(self, actor: str | None, path: Path) -> None:
+        """NotALead unless the label file at `path` holds only `actor`'s labels or `actor`
+        may record other annotators' (a lead, or a solo database). A file that does not read
+        is left to the importer, which names its line and field."""
+        if self.refusal(actor, LeadAction.OTHERS_LABELS) is None:
+            return
+        from w2c_tui.domain.errors import InputError
+        from w2c_tui.io.label_file import read_label_file
+
+        try:
+            names = {row.annotator for row in read_label_file(path)}
+        except (InputError, OSError):
+            return
+        if names - {actor}:
+            self.require(actor, LeadAction.OTHERS_LABELS)
 
     # -- the team -----------------------------------------------------------------------
     def add(self, actor: str | None, name: str, role: Role) -> Role | None:
