@@ -303,3 +303,25 @@ def test_merge_refuses_a_source_with_a_control_character_in_a_name(
     assert f"{source}: field 'rater.name': the name 'ann\\" in result.stderr
     assert "nothing merged" in result.stderr and _no_control(result.stderr)
     assert services.labels.export("demo") == []
+
+
+def test_import_refuses_names_taken_from_a_file_name(services: Services, tmp_path: Path) -> None:
+    demo_dir = Path(__file__).resolve().parents[2] / "w2c_tui" / "demo"
+    items = tmp_path / "items\x1b]0;x\x07.jsonl"  # the dataset is named after the file's stem
+    items.write_bytes((demo_dir / "when2call_demo.jsonl").read_bytes())
+    result = runner.invoke(app, ["--db", services.url, "import", str(items)])
+    assert result.exit_code == 2, result.output
+    assert "field 'dataset': the name 'items\\x1b]0;x\\x07' holds" in result.stderr
+    assert _no_control(result.stderr) and services.datasets.all() == []
+
+    ok = runner.invoke(
+        app, ["--db", services.url, "import", str(demo_dir / "when2call_demo.jsonl")]
+    )
+    assert ok.exit_code == 0, ok.output
+    judged = tmp_path / "acme\x9b2J.jsonl"  # official judge files name their model by file name
+    judged.write_bytes((demo_dir / "judge" / "acme-7b-instruct.jsonl").read_bytes())
+    args = ["import", "--kind", "official_judge", "--judge", "demo-judge", str(judged)]
+    result = runner.invoke(app, ["--db", services.url, *args])
+    assert result.exit_code == 2, result.output
+    assert ":1: field 'target_model': the name 'acme\\x9b2J' holds" in result.stderr
+    assert _no_control(result.stderr)
