@@ -80,3 +80,23 @@ async def test_a_served_session_is_never_solo(demo: Services, wait_review: Revie
         await wait_review(app, pilot)
         await pilot.press("U")
         assert isinstance(app.screen, AnnotatorSwitchDialog)
+
+
+async def test_team_progress_shows_roles(demo: Services, wait_review: Review) -> None:
+    from textual.widgets import DataTable, Static
+
+    from w2c_tui.tui.screens.team import TeamScreen
+
+    disputed(demo)
+    demo.roles.add(None, "ann", Role.LEAD)
+    app = W2CApp(demo, annotator="ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_review(app, pilot)
+        await pilot.press("T")
+        assert isinstance(app.screen, TeamScreen)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        table = app.screen.query_one(DataTable)
+        rows = {str(table.get_row_at(i)[0]): table.get_row_at(i)[1] for i in range(table.row_count)}
+        assert rows == {"ann": "lead", "ben": "—"}
+        assert "leads: ann" in str(app.screen.query_one("#team-head", Static).render())

@@ -72,7 +72,15 @@ class TeamScreen(Screen[None]):
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         table.add_columns(
-            "annotator", "assigned", "done", "done %", "labels", "rate /h", "active", "last active"
+            "annotator",
+            "role",
+            "assigned",
+            "done",
+            "done %",
+            "labels",
+            "rate /h",
+            "active",
+            "last active",
         )
         self.action_refresh()
         self.set_interval(REFRESH_S, self.action_refresh)
@@ -98,7 +106,10 @@ class TeamScreen(Screen[None]):
     def show(self, status: TeamStatus) -> None:
         """Fill the table (names shown literally)."""
         self.status = status
-        head = printable(f"Team progress · {status.headline()}", multiline=True)
+        roles = {m.name: m.role.value for m in self.services.roles.members()}
+        leads = [name for name, role in roles.items() if role == "lead"]
+        who = f"leads: {', '.join(leads)}" if leads else "solo database (no lead)"
+        head = printable(f"Team progress · {status.headline()} · {who}", multiline=True)
         self.query_one("#team-head", Static).update(head)
         table = self.query_one(DataTable)
         table.clear()
@@ -106,6 +117,7 @@ class TeamScreen(Screen[None]):
             share = f"{row.done / row.assigned:.0%}" if row.assigned else "—"
             table.add_row(
                 Text(printable(row.annotator)),
+                roles.get(row.annotator, "—"),
                 str(row.assigned),
                 str(row.done),
                 share,
