@@ -145,6 +145,9 @@ def test_team_status_escapes_a_legacy_name(demo: Services) -> None:
     assert result.exit_code == 0, result.output
     assert _no_control(result.output)
     assert "\\x1b]0;pwned\\x07evil\\x9b" in result.output
+    as_json = runner.invoke(app, ["--db", demo.url, "team", "status", "--json", "--bootstrap", "0"])
+    assert as_json.exit_code == 0 and _no_control(as_json.stdout)  # \u001b, \u009b: same data
+    assert legacy in {a["annotator"] for a in json.loads(as_json.stdout)["annotators"]}
 
 
 def test_labels_import_reports_new_unchanged_replaced_and_kept(

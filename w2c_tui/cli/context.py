@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -123,8 +124,17 @@ def services(ctx: typer.Context, *, migrate: bool = True) -> Iterator[Services]:
 
 
 def print_json(value: Any) -> None:
-    """One JSON document on stdout."""
-    sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=2, default=str) + "\n")
+    """One JSON document on stdout. Non-ASCII text stays readable, but the control characters
+    that JSON does not escape itself (DEL, C1, bidi overrides, line separators) are written
+    as `\\uXXXX`: the same data, and nothing a terminal would run."""
+    text = json.dumps(value, ensure_ascii=False, indent=2, default=str)
+    # only ever inside strings, where \uXXXX is the same text
+    text = _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    sys.stdout.write(text + "\n")
+
+
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+"""What `json.dumps(ensure_ascii=False)` leaves raw that a terminal may act on."""
 
 
 def console() -> Any:
