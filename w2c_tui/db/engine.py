@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, Engine, event
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import ExceptionContext, make_url
 from sqlmodel import create_engine
 
 from w2c_tui.db.migrate import upgrade
@@ -60,6 +60,20 @@ def _sqlite_begin(connection: Connection) -> None:
     connection.exec_driver_sql("BEGIN IMMEDIATE" if options.get(IMMEDIATE) else "BEGIN")
 
 
+READ_ONLY = ("readonly database", "read-only transaction", "read only transaction")
+"""What a database says when it refused a write because it is read-only (SQLite, PostgreSQL)."""
+
+
+def _fresh_after_read_only(context: ExceptionContext) -> None:
+    """A write refused as read-only drops every pooled connection, so the next try opens a
+    fresh one: SQLite decides read-only when it opens the file (a file made writable again, a
+    lock released, a remount, is seen only by a new connection), and a PostgreSQL session keeps
+    the read-only default it started with. The annotator's retry then succeeds, no restart."""
+    text = str(context.original_exception).lower()
+    if any(marker in text for marker in READ_ONLY):
+        context.is_disconnect = True
+
+
 def _postgresql_begin(connection: Connection) -> None:
     busy = connection.get_execution_options().get(BUSY_MS)
     if busy is not None:
@@ -83,6 +97,7 @@ def make_engine(url: str, *, migrate: bool = True) -> Engine:
         event.listen(engine, "begin", _sqlite_begin)
     elif backend == "postgresql":
         event.listen(engine, "begin", _postgresql_begin)
+    event.listen(engine, "handle_error", _fresh_after_read_only)
     if migrate:
         upgrade(engine)
     return engine

@@ -35,9 +35,15 @@ class LabelStore:
         self.engine = engine
 
     def rater_id(
-        self, annotator: str, *, create: bool = True, kind: RaterKind = RaterKind.HUMAN
+        self,
+        annotator: str,
+        *,
+        create: bool = True,
+        kind: RaterKind = RaterKind.HUMAN,
+        deadline_s: float = 10.0,
     ) -> int | None:
-        """The annotator's rater id (created on first use when `create`)."""
+        """The annotator's rater id (created on first use when `create`, waiting at most
+        `deadline_s` for a busy database)."""
         spec = RaterSpec(kind=kind, name=annotator)
         if not create:
             with Session(self.engine) as session:
@@ -50,7 +56,7 @@ class LabelStore:
                 assert row.id is not None
                 return row.id
 
-        return retry_write(create_it, deadline_s=10.0)
+        return retry_write(create_it, deadline_s=deadline_s)
 
     def set_label(
         self,

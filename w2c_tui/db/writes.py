@@ -18,7 +18,7 @@ from sqlalchemy import Engine, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlmodel import Session
 
-from w2c_tui.db.engine import BUSY_MS, IMMEDIATE
+from w2c_tui.db.engine import BUSY_MS, IMMEDIATE, READ_ONLY
 from w2c_tui.domain.errors import WriteError
 
 T = TypeVar("T")
@@ -62,6 +62,11 @@ def _transient(error: DBAPIError) -> bool:
     return any(marker in text for marker in TRANSIENT)
 
 
+def _read_only(error: DBAPIError) -> bool:
+    text = str(error.orig).lower()
+    return any(marker in text for marker in READ_ONLY)
+
+
 def _reason(error: BaseException) -> str:
     orig = getattr(error, "orig", None) or error
     text = " ".join(str(orig).split())
@@ -85,7 +90,9 @@ def retry_write(fn: Callable[[], T], *, deadline_s: float = 2.0) -> T:
                 ) from error
         except OperationalError as error:
             if not _transient(error):
-                raise WriteError(_reason(error), retryable=False) from error
+                # a read-only database may be writable at the next try (a fresh connection,
+                # db/engine.py); other failures (no such table, a full disk) are not retried
+                raise WriteError(_reason(error), retryable=_read_only(error)) from error
             if time.monotonic() - start > deadline_s:
                 raise WriteError(
                     f"the database is busy: another process has held its write lock for over "
@@ -93,7 +100,7 @@ def retry_write(fn: Callable[[], T], *, deadline_s: float = 2.0) -> T:
                     retryable=True,
                 ) from error
         except DBAPIError as error:
-            raise WriteError(_reason(error), retryable=False) from error
+            raise WriteError(_reason(error), retryable=_read_only(error)) from error
         time.sleep(delay * (0.5 + random.random()))
         delay = min(delay * 2, 0.2)
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import work
@@ -18,7 +20,11 @@ from w2c_tui.tui.screens.review import ReviewScreen
 from w2c_tui.tui.terminal_guard import CONTROL_FILTER
 
 if TYPE_CHECKING:
+    from w2c_tui.lost_labels import LostLabel
     from w2c_tui.services import Services
+
+SAVE_WAIT_S = 2.0
+"""How long one try of "save and wait" waits for a busy database (off the UI thread)."""
 
 
 def tune_collector() -> None:
@@ -59,6 +65,12 @@ class W2CApp(App[None]):
         self.dataset = dataset
         self.settings = settings or Settings()
         self.remember_annotator = remember_annotator
+        self.lost_logs: list[Path | None] = []
+        """Unsaved-labels logs written in this session (None: one could not be written)."""
+        self.lost_count = 0
+        self.lost_unasked = False
+        self.lost_told = False
+        """Whether the terminal has been told about the unsaved labels (else `w2c` tells)."""
 
     def get_line_filters(self) -> Sequence[LineFilter]:
         """Textual's filters, then the one that keeps control characters from stored text
@@ -169,7 +181,8 @@ class W2CApp(App[None]):
 
     def _fatal_error(self) -> None:
         """An unhandled exception: the traceback goes to a crash log and the terminal gets one
-        line naming it (Textual 8.2.8's hook, which otherwise prints the whole traceback)."""
+        line naming it (Textual 8.2.8's hook, which otherwise prints the whole traceback); a
+        label not saved yet is written to the unsaved-labels log, named too."""
         import sys
 
         from rich.text import Text
@@ -179,8 +192,92 @@ class W2CApp(App[None]):
         error = self._exception or sys.exception() or RuntimeError("unknown error")
         message = crash_message(error, write_crash_log(error, [self.services.url]))
         self.bell()
+        lost = self._take_unsaved()
+        if lost:  # Textual prints the first renderable only: one text, both lines
+            self.lost(lost, "it crashed", unasked=True)
+            message += "\n" + self.lost_message()
+            self.lost_told = True
         self._exit_renderables.append(Text(message, style="bold red"))
         self._close_messages_no_wait()
+
+    # ---- labels not saved yet ----------------------------------------------------------------
+
+    def _unsaved_screens(self) -> list[ReviewScreen]:
+        return [
+            screen
+            for screen in self.screen_stack
+            if isinstance(screen, ReviewScreen) and screen.state.unsaved is not None
+        ]
+
+    def _take_unsaved(self) -> list[LostLabel]:
+        """Every label not saved yet, taken off its screen (to be written to the log)."""
+        lost = []
+        for screen in self._unsaved_screens():
+            label = screen.state.lost_label()
+            screen.state.unsaved = None
+            if label is not None:
+                lost.append(label)
+        return lost
+
+    def lost(self, labels: Sequence[LostLabel], why: str, *, unasked: bool = False) -> None:
+        """Write labels the database never took to the unsaved-labels log (w2c_tui/lost_labels);
+        `unasked`: the annotator did not choose to discard them (the exit code says so)."""
+        from w2c_tui.lost_labels import write_lost_labels
+
+        self.lost_count += len(labels)
+        self.lost_logs.append(write_lost_labels(labels, why))
+        self.lost_unasked = self.lost_unasked or unasked
+
+    def lost_message(self) -> str:
+        """One line for the terminal: how many labels were not saved and where they are."""
+        where = ", ".join(str(p) for p in self.lost_logs if p) or "no log could be written"
+        return f"{self.lost_count} label(s) were not saved; each is listed in {where}"
+
+    def _ask_before_quitting(self) -> bool:
+        """With a label not saved, ask (save and wait / discard / stay); False when nothing is
+        unsaved and quitting may go ahead."""
+        from w2c_tui.tui.screens.unsaved import UnsavedQuitDialog
+
+        if isinstance(self.screen, UnsavedQuitDialog):
+            return True  # already asking
+        screens = self._unsaved_screens()
+        if not screens:
+            return False
+
+        def try_save() -> list[LostLabel]:
+            for screen in screens:
+                screen.retry_now(SAVE_WAIT_S)  # in the background; asked again until saved
+            return [lost for s in screens if (lost := s.state.lost_label()) is not None]
+
+        labels = [lost for s in screens if (lost := s.state.lost_label()) is not None]
+        self.push_screen(UnsavedQuitDialog(labels, try_save), self._quit_choice)
+        return True
+
+    async def _quit_choice(self, choice: str | None) -> None:
+        if choice == "saved":
+            self.exit()
+        elif choice == "discard":
+            for worker in list(self.workers):  # a retry in flight ends first: saved or not
+                if worker.group == "retry-label" and worker.is_running:
+                    with contextlib.suppress(Exception):  # a failed try: the label stays unsaved
+                        await worker.wait()
+            lost = self._take_unsaved()
+            if not lost:
+                self.exit(message="Your label was saved before it could be discarded.")
+                return
+            self.lost(lost, "the annotator discarded it to quit")
+            self.lost_told = True
+            self.exit(message=self.lost_message())
+
+    async def action_quit(self) -> None:
+        """Quit (q, ctrl+q); with a label not saved yet, ask first."""
+        if not self._ask_before_quitting():
+            self.exit()
+
+    def action_help_quit(self) -> None:
+        """ctrl+c: with a label not saved yet, ask as q does; else say which key quits."""
+        if not self._ask_before_quitting():
+            super().action_help_quit()
 
     @property
     def keymap(self) -> dict[str, str]:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import UTC, datetime
 
 from w2c_tui.domain.errors import WriteError
 from w2c_tui.domain.labels import Label
 from w2c_tui.domain.models import LabelChange, Progress
 from w2c_tui.domain.review import ReviewMode
 from w2c_tui.domain.team import Seen
+from w2c_tui.lost_labels import LostLabel
 from w2c_tui.tui.cards import own_verdict, queue_responses, seen_for
 from w2c_tui.tui.review_state import Notice, PendingLabel, ReviewState
 
@@ -53,7 +55,8 @@ class LabellingState(ReviewState):
         seen = seen_for(self.card, not self.gold_hidden, self.is_blind, self.mode)
         if self.is_blind and item.id in self.exposed:
             seen = Seen.GOLD  # its gold was on screen earlier in this session (blind off)
-        return self._write(PendingLabel(item.id, response_id, label, seen, "", True, advance))
+        now = datetime.now(UTC)
+        return self._write(PendingLabel(item.id, response_id, label, seen, "", True, advance, now))
 
     def retry_unsaved(self, wait_s: float = KEY_WAIT_S) -> Notice | None:
         """Try to write the pending label again (waiting at most `wait_s` for the database)."""
@@ -65,29 +68,61 @@ class LabellingState(ReviewState):
             return outcome or Notice("Saved.", title="Saved")
         return outcome
 
+    def lost_label(self) -> LostLabel | None:
+        """The label not saved yet, as the unsaved-labels log names it (None when all saved)."""
+        pending = self.unsaved
+        if pending is None:
+            return None
+        detail = self.detail if self.detail and self.detail.item.id == pending.item_id else None
+        uuid = detail.item.uuid if detail else f"(item id {pending.item_id})"
+        unit = "item QA"
+        if pending.response_id is not None:
+            unit = f"response {pending.response_id}"
+            for response in detail.responses if detail else []:
+                if response.id == pending.response_id:
+                    unit += f" (model {response.target_model})"
+        return LostLabel(
+            annotator=self.annotator,
+            dataset=self.dataset,
+            uuid=uuid,
+            unit=unit,
+            label=pending.label.value if pending.label else "(cleared)",
+            entered_at=pending.entered_at or datetime.now(UTC),
+            reason=pending.reason,
+        )
+
     def _write(self, pending: PendingLabel, wait_s: float = KEY_WAIT_S) -> Notice | None:
-        review = self.services.review
         try:
-            if pending.response_id is None:
-                change = review.label_item(
-                    self.annotator,
-                    pending.item_id,
-                    pending.label,
-                    seen=pending.seen,
-                    deadline_s=wait_s,
-                )
-            else:
-                change = review.label_response(
-                    self.annotator,
-                    pending.item_id,
-                    pending.response_id,
-                    pending.label,
-                    seen=pending.seen,
-                    deadline_s=wait_s,
-                )
+            change = self.store(pending, wait_s)
         except WriteError as error:
-            self.unsaved = replace(pending, reason=error.reason, retryable=error.retryable)
+            self.not_stored(pending, error)
             return _not_saved(error)
+        return self.stored(pending, change)
+
+    def store(self, pending: PendingLabel, wait_s: float) -> LabelChange | None:
+        """Write `pending` to the database only (no screen state: safe off the UI thread);
+        WriteError when the database did not take it."""
+        review = self.services.review
+        if pending.response_id is None:
+            return review.label_item(
+                self.annotator, pending.item_id, pending.label, seen=pending.seen, deadline_s=wait_s
+            )
+        return review.label_response(
+            self.annotator,
+            pending.item_id,
+            pending.response_id,
+            pending.label,
+            seen=pending.seen,
+            deadline_s=wait_s,
+        )
+
+    def not_stored(self, pending: PendingLabel, error: WriteError) -> None:
+        """`pending` stays on screen as not saved, with the database's reason."""
+        self.unsaved = replace(pending, reason=error.reason, retryable=error.retryable)
+
+    def stored(self, pending: PendingLabel, change: LabelChange | None) -> Notice | None:
+        """The database took `pending` (`store` returned `change`): update what is shown."""
+        review = self.services.review
         self.unsaved = None
         # The label is committed: from here on nothing can lose it.
         if change is None:

@@ -7,6 +7,7 @@ live here; the screen only binds keys to these methods and pushes the result to 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from w2c_tui.domain.blind import Fact, item_facts
@@ -42,6 +43,8 @@ class PendingLabel:
     reason: str
     retryable: bool
     advance: bool
+    entered_at: datetime | None = None
+    """When the annotator entered it (named in the unsaved-labels log if it is never saved)."""
 
 
 class ReviewState:
