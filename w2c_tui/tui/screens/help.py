@@ -50,7 +50,7 @@ class HelpScreen(ModalScreen[None]):
                 table.add_row(key_text(keys), DESCRIPTIONS[binding_id])
             table.add_row("", "")
         table.add_row(Text("Anywhere", style="underline"), "")
-        table.add_row("q", "quit (every label is already saved)")
+        table.add_row("q", "quit (a label not saved yet: asks first)")
         table.add_row("ctrl+p", "command palette")
         with VerticalScroll(classes="dialog dialog--wide", id="help"):
             yield Static(
