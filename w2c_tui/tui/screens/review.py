@@ -164,7 +164,7 @@ class ReviewScreen(ReviewDialogs):
             queue=queue,
             pace=state.pace,
             blind=state.is_blind,
-            filter_text=state.filter.describe(),
+            filter_text=state.view.describe(),
             position=f"item {state.index + 1}/{count}" if count else "no items",
             unsaved=state.unsaved is not None,
         )
