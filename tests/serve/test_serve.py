@@ -99,8 +99,10 @@ async def test_two_invited_browsers_label_as_themselves(
             await alice.close()
             await bob.close()
     labels = labels_by(db_url)
-    assert labels.get("alice") == ["direct"], labels
-    assert labels.get("bob") == ["direct"], labels
+    # a key pressed while the app was still opening may land late: one label or more, each
+    # of them direct and under the invited name
+    assert labels.get("alice") and set(labels["alice"]) == {"direct"}, labels
+    assert labels.get("bob") and set(labels["bob"]) == {"direct"}, labels
     assert set(labels) == {"alice", "bob"}, labels
     assert len(commands) == 2, commands  # one app process per browser session
     assert all(db_url not in line for line in commands), commands
