@@ -141,3 +141,22 @@ async def test_a_public_host_is_warned_about(db_url: str, tmp_path: Path) -> Non
     with serve(db_url, tmp_path, "--host", "0.0.0.0") as served:
         pass
     assert "TLS and a reverse proxy" in served.log.read_text()
+
+
+async def test_behind_a_proxy_only_the_public_origin_is_accepted(
+    db_url: str, tmp_path: Path
+) -> None:
+    tokens = invitations(db_url)
+    public = "http://label.example:9000"
+    with serve(db_url, tmp_path, "--public-url", public) as served:
+        alice = Client(served)
+        try:
+            assert await alice.open(tokens["alice"]) == 200
+            status, page = await alice.get("/")
+            assert status == 200 and "ws://label.example:9000/ws" in page
+            assert await alice.connect() == 403  # the server's own address is not the origin
+            assert served.apps() == []
+            assert await alice.connect(origin=public) == 101
+            await alice.wait_output()
+        finally:
+            await alice.close()
