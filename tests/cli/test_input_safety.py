@@ -261,6 +261,8 @@ def test_a_binary_file_is_refused_by_name(
         (["assign", "--annotators", "a,b", "--overlap", str(2**31)], "--overlap"),
         (["items", "list", "--limit", str(2**64)], "--limit"),
         (["team", "status", "--seed", str(2**70)], "--seed"),
+        (["run", "show", str(2**64)], "run_id"),
+        (["verdicts", "export", "--run", str(2**64)], "--run"),
     ],
 )
 def test_numbers_out_of_range_name_the_option(demo: Services, args: list[str], option: str) -> None:

@@ -7,12 +7,14 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from w2c_tui.cli.choices import Backend, Dtype, Label, Method, ToolCount
-from w2c_tui.cli.context import EXIT_BAD_INPUT, console, fail, print_json, services
+from w2c_tui.cli.context import EXIT_BAD_INPUT, ID_MAX, console, fail, print_json, services
 from w2c_tui.cli.run_logs_cmd import logs
 from w2c_tui.cli.run_view import foreground, info_json
 
 if TYPE_CHECKING:
     pass
+
+RunId = Annotated[int, typer.Argument(help="The run id.", min=1, max=ID_MAX)]
 
 run_app = typer.Typer(
     help="Evaluation runs: start, list, show, cancel, resume.", no_args_is_help=True
@@ -195,7 +197,7 @@ def start(
 
 
 @run_app.command("worker", hidden=True)
-def worker(ctx: typer.Context, run_id: int) -> None:
+def worker(ctx: typer.Context, run_id: RunId) -> None:
     """The background process of a run (started by `w2c run start` and the TUI); the database
     URL comes from W2C_DB in its environment, never from its command line."""
     import signal
@@ -246,7 +248,7 @@ def list_runs(
 
 @run_app.command("show")
 def show(
-    ctx: typer.Context, run_id: int, json_out: Annotated[bool, typer.Option("--json")] = False
+    ctx: typer.Context, run_id: RunId, json_out: Annotated[bool, typer.Option("--json")] = False
 ) -> None:
     """One run: its configuration, fingerprint, what identifies it, progress and errors."""
     with services(ctx) as svc:
@@ -261,7 +263,7 @@ def show(
 
 
 @run_app.command("cancel")
-def cancel(ctx: typer.Context, run_id: int) -> None:
+def cancel(ctx: typer.Context, run_id: RunId) -> None:
     """Stop a run after the task in hand (resume continues it)."""
     with services(ctx) as svc:
         info = svc.runs.cancel(run_id)
@@ -271,7 +273,7 @@ def cancel(ctx: typer.Context, run_id: int) -> None:
 @run_app.command("resume")
 def resume(
     ctx: typer.Context,
-    run_id: int,
+    run_id: RunId,
     retry_errors: Annotated[
         bool,
         typer.Option("--retry-errors", help="Also run again the tasks that ended in an error."),
