@@ -14,7 +14,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import pytest
-from dbfixtures import unavailable, write_lock_held
+from dbfixtures import PgServer, unavailable, write_lock_held
 from sqlalchemy.engine import make_url
 from textual.pilot import Pilot
 
@@ -189,3 +189,34 @@ async def test_a_read_only_file_made_writable_saves_without_a_restart(
     finally:
         read_only.close()
         services.close()
+
+
+async def test_a_read_only_postgresql_database_taken_out_of_read_only_saves_without_a_restart(
+    pg_server: PgServer, wait_review: Review
+) -> None:
+    url = pg_server.fresh()
+    name = make_url(url).database
+    try:
+        seed = open_services(url)
+        seed.imports.import_demo()
+        seed.close()
+        pg_server._execute(f'ALTER DATABASE "{name}" SET default_transaction_read_only = on')
+        services = open_services(url)
+        try:
+            app = W2CApp(services, annotator="alice")
+            async with app.run_test(size=SIZE) as pilot:
+                screen = await wait_review(app, pilot)
+                await pilot.press("3")
+                await pilot.pause()
+                pending = screen.state.unsaved
+                assert pending is not None and "read-only" in pending.reason, pending
+                assert pending.retryable
+                pg_server._execute(
+                    f'ALTER DATABASE "{name}" SET default_transaction_read_only = off'
+                )
+                await until(pilot, lambda: screen.state.unsaved is None)
+            assert labels_of(services, "alice") == ["request_for_info"]
+        finally:
+            services.close()
+    finally:
+        pg_server.drop(url)
