@@ -49,7 +49,7 @@ async def test_item_qa_plan_with_overlap_2_opens_blind_on_the_real_file(
             assert state.detail is not None
             item = state.detail.item
             text = screen_text(app)
-            assert f"#{step + 1} of {state.rows.count} in your queue" in text
+            assert f"#{step + 1}/{state.rows.count} · your queue" in text
             assert item.uuid not in text and f"item {item.position + 1}" not in text
             assert "◀ gold" not in text and "gold hidden (blind)" in text
             for fact in metadata(item):

@@ -110,7 +110,7 @@ async def test_filters_and_the_disagreement_queue_keep_to_finished_items(
         await pilot.pause()
         dialog = app.screen
         assert isinstance(dialog, FilterDialog)
-        assert "keep only items you have finished" in screen_text(app)
+        assert "keep only items you finished" in screen_text(app)
         dialog.query_one("#gold", Select).value = Label.DIRECT.value
         await pilot.click("#apply")
         await pilot.pause()

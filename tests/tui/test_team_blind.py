@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from rich.console import Console
 from team_data import MODELS, load_secret
-from textual.widget import Widget
+from test_blind_side_doors import screen_text
 
 from w2c_tui.services import Services
 from w2c_tui.tui.app import W2CApp
@@ -15,27 +14,6 @@ from w2c_tui.tui.screens.review import ReviewScreen
 
 SIZE = (160, 45)
 Review = Callable[[W2CApp, object], Awaitable[ReviewScreen]]
-
-
-def screen_text(app: W2CApp) -> str:
-    """Every visible widget's rendered text, border titles, and every notification."""
-    console = Console(width=200, record=True, color_system=None)
-    parts: list[str] = []
-    for widget in app.screen.query(Widget):
-        if not widget.display:
-            continue
-        for title in (widget.border_title, widget.border_subtitle):
-            if title:
-                parts.append(str(title))
-        try:
-            renderable = widget.render()
-        except Exception:  # containers without a render of their own
-            continue
-        with console.capture() as capture:
-            console.print(renderable)
-        parts.append(capture.get())
-    parts.extend(f"{n.title} {n.message}" for n in app._notifications)
-    return "\n".join(parts)
 
 
 async def test_first_label_reveals_only_its_own_response(

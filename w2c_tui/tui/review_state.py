@@ -170,7 +170,7 @@ class ReviewState:
         if not self.is_blind:
             return f"{self.number()} · {uuid}"
         where = "your queue" if self.filter.queue else "your blind order"
-        head = f"{self.number()} of {self.rows.count} in {where}"
+        head = f"{self.number()}/{self.rows.count} · {where}"
         return head if self.gold_hidden else f"{head} · {uuid}"
 
     def progress(self) -> tuple[Progress, QueueProgress | None]:

@@ -46,8 +46,7 @@ class FilterDialog(ModalScreen[ItemFilter | None]):
             yield Label("Filter items (Enter in the search box applies)", classes="dialog--title")
             if self._blind:
                 yield Label(
-                    "Blind: gold, human ≠ judge, QA flags and the disagreement queue keep only "
-                    "items you have finished.",
+                    "Blind: gold, human ≠ judge, flags and disputes keep only items you finished.",
                     id="blind-note",
                     classes="dialog--hint",
                 )
