@@ -145,6 +145,20 @@ async def test_a_crash_with_an_unsaved_label_names_it_and_fails(
     assert "1label(s)werenotsaved" in err and str(log) in err
 
 
+async def test_an_exit_that_does_not_ask_still_logs_the_label_and_fails(
+    demo: Services, db_url: str, wait_review: Review, tmp_path: Path
+) -> None:
+    app = W2CApp(demo, annotator="alice")
+    async with app.run_test(size=SIZE) as pilot:
+        with ExitStack() as lock:
+            await unsaved_label(app, pilot, wait_review, lock, db_url)
+            app.exit()  # not through q: e.g. a browser session closed under `w2c serve`
+            await until(pilot, lambda: app.return_code is not None)
+    assert app.lost_count == 1 and app.lost_unasked and not app.lost_told
+    [log] = (tmp_path / "annotations" / "logs").glob("unsaved-labels-*.log")
+    assert "annotator: alice" in log.read_text("utf-8")
+
+
 @contextmanager
 def read_only_file(path: Path) -> Iterator[None]:
     """`path` cannot be opened for writing, as a file another user owns or a read-only mount:
