@@ -187,6 +187,17 @@ async def test_the_dashboard_opens_once_the_queue_is_done(
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert isinstance(app.screen, AgreementScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("Q", "space")  # out of the queue, to a unit nobody gave alice
+        await pilot.pause()
+        state = screen.state
+        assert state.is_blind and state.card is not None and state.card.response is not None
+        response = state.card.response.id
+        await pilot.press("4")  # after the dashboard: not a blind label
+        await pilot.pause()
+    events = [e for e in demo.store.team.history("demo") if e.annotator == "alice"]
+    assert [e.seen for e in events if e.response_id == response] == [Seen.GOLD]
 
 
 async def test_blind_on_after_gold_was_on_screen_records_seen(

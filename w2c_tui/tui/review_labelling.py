@@ -53,7 +53,7 @@ class LabellingState(ReviewState):
         ):
             return self.blocked()
         seen = seen_for(self.card, not self.gold_hidden, self.is_blind, self.mode)
-        if self.is_blind and item.id in self.exposed:
+        if self.is_blind and (item.id in self.exposed or self.saw_everything):
             seen = Seen.GOLD  # its gold was on screen earlier in this session (blind off)
         now = datetime.now(UTC)
         return self._write(PendingLabel(item.id, response_id, label, seen, "", True, advance, now))
@@ -193,7 +193,9 @@ class LabellingState(ReviewState):
         change = self.undo_stack.pop()
         if not self.is_blind:
             seen = Seen.OPEN
-        elif change.item_id in self.exposed or self.mode is ReviewMode.ITEM_QA:
+        elif (
+            change.item_id in self.exposed or self.saw_everything or self.mode is ReviewMode.ITEM_QA
+        ):
             seen = Seen.GOLD
         else:
             seen = Seen.REVEALED  # the label undone had revealed its response

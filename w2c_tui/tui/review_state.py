@@ -70,6 +70,9 @@ class ReviewState:
         self.exposed: set[int] = set()
         """Items whose gold has been on screen in this session (blind off, the items list's
         gold column, or a reveal): a later label on them never records `blind`."""
+        self.saw_everything = False
+        """The dashboard or adjudication was opened on this dataset in this session: they show
+        readings and gold of any unit, so no later label here records `blind`."""
         self.blind_required: dict[ReviewMode, str] = {}
         """Modes whose assignment plan requires blind mode, with the plan's description."""
         self._progress: tuple[tuple[object, ...], Progress, QueueProgress | None] | None = None

@@ -270,6 +270,7 @@ class ReviewController(LabellingState):
             return None
         self.save_place()
         self.dataset = name
+        self.saw_everything = False
         self.undo_stack.clear()
         self.previous = None
         return self.open()

@@ -182,6 +182,7 @@ class ReviewDialogs(Screen[None]):
         if (closed := self.state.closed_while_blind("The agreement dashboard")) is not None:
             self.tell(closed)
             return
+        self.state.saw_everything = True  # no later label on this dataset records `blind`
         view = self.agreement_views.setdefault(self.state.dataset, AgreementView())
         self.app.push_screen(
             AgreementScreen(self.services, self.state.dataset, view=view), self._back_to
@@ -205,6 +206,7 @@ class ReviewDialogs(Screen[None]):
         if self.lead_refusal(LeadAction.ADJUDICATE):
             return
         person = getattr(self.app, "annotator", None) or self.state.annotator
+        self.state.saw_everything = True  # every human's label and gold of disputed units
         self.app.push_screen(
             AdjudicationScreen(self.services, self.state.dataset, person),
             self._back_to,
