@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 
 from rich.segment import Segment
 from sqlalchemy import text
+from textual._compositor import CompositorUpdate
 from textual.color import Color
 from textual.widgets import Input
 
@@ -56,7 +57,7 @@ def _legacy(services: Services) -> str:
 def _terminal_text(app: W2CApp) -> str:
     """What the terminal would be sent for the whole screen, Textual's own sequences removed."""
     update = app.screen._compositor.render_update(full=True)
-    assert update is not None
+    assert isinstance(update, CompositorUpdate)
     return OWN_SEQUENCES.sub("", update.render_segments(app.console))
 
 
@@ -121,4 +122,5 @@ async def test_the_name_prompts_refuse_control_characters(
         assert any("more than 200" in n.message for n in app._notifications)
         await pilot.press("escape")
         await pilot.pause()
-        assert app.screen is screen and screen.state.annotator == "Jos\u00e9"
+        assert screen.state.annotator == "Jos\u00e9"
+        assert isinstance(app.screen, ReviewScreen)
