@@ -14,6 +14,7 @@ from sqlalchemy import text
 from typer.testing import CliRunner
 
 from w2c_tui.cli import app
+from w2c_tui.config import load_settings
 from w2c_tui.db.engine import make_engine
 from w2c_tui.domain.labels import Label
 from w2c_tui.domain.review import ItemFilter, ReviewMode
@@ -330,3 +331,25 @@ def test_import_refuses_names_taken_from_a_file_name(services: Services, tmp_pat
     assert result.exit_code == 2, result.output
     assert ":1: field 'target_model': the name 'acme\\x9b2J' holds" in result.stderr
     assert _no_control(result.stderr)
+
+
+def test_the_config_file_annotator_is_checked(demo: Services, tmp_path: Path) -> None:
+    config = tmp_path / "config" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text('annotator = "ann\\u001b]0;x\\u0007"\n', encoding="utf-8")
+    result = runner.invoke(app, ["--db", demo.url, "tui"])
+    assert result.exit_code == 2
+    assert f"{config}: field 'annotator': the name 'ann\\x1b]0;x\\x07' holds" in result.stderr
+    assert _no_control(result.stderr)
+    config.write_text('annotator = "  Jose\\u0301 "\n', encoding="utf-8")
+    assert load_settings(config).annotator == "Jos\u00e9"
+
+
+def test_model_and_judge_options_are_checked(demo: Services, tmp_path: Path) -> None:
+    file = tmp_path / "results.jsonl"
+    file.write_text("{}\n", encoding="utf-8")
+    for option in ("--target-model", "--judge", "--scorer"):
+        result = runner.invoke(app, ["--db", demo.url, "import", option, "m\x00", str(file)])
+        assert result.exit_code == 2, (option, result.output)
+        said = " ".join(result.stderr.replace("│", " ").split())
+        assert f"'{option}'" in said and "holds control character(s) \\x00" in said
