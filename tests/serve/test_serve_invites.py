@@ -124,9 +124,17 @@ async def test_only_invited_annotators_get_an_app(db_url: str, tmp_path: Path) -
             finally:
                 svc.close()
             await until(lambda: alice.closed and not served.apps(), 30, "alice's session ends")
-            assert await Client(served).open(tokens["alice"]) == 403
-            # a place is free again: bob labels, as bob
-            assert await bob.connect() == 101
+            again = Client(served)
+            try:
+                assert await again.open(tokens["alice"]) == 403
+            finally:
+                await again.close()
+            # a place is free again (once the server has finished closing alice's session):
+            # bob labels, as bob
+            deadline = time.monotonic() + 30
+            while (status := await bob.connect()) == 503 and time.monotonic() < deadline:
+                await asyncio.sleep(0.2)
+            assert status == 101
             await bob.wait_output()
             await label_until_stored(bob, db_url, "bob")
             assert set(labels_by(db_url)) == {"alice", "bob"}
