@@ -170,6 +170,9 @@ def test_labels_import_reports_new_unchanged_replaced_and_kept(
     labels = {(r.item_uuid, r.target_model): r.label for r in demo.labels.export("demo")}
     assert labels[(u1, m1)] is Label.TOOL_CALL
 
+    dry = runner.invoke(app, ["--db", demo.url, "labels", "import", "--dry-run", str(path)])
+    assert "would record labels: 0 new, 2 unchanged, 1 replaced;" in dry.output
+    assert f"would replace: line 3: ann on {u1} ({m1}): tool_call → cannot_answer" in dry.output
     replaced = runner.invoke(app, ["--db", demo.url, "labels", "import", str(path)])
     assert replaced.exit_code == 0, replaced.output
     assert "labels: 0 new, 2 unchanged, 1 replaced;" in replaced.output

@@ -164,7 +164,7 @@ def import_labels(
             f"{', '.join(report.annotators) or '—'}"
         )
     )
-    what = "replaced" if replace else "kept (--no-replace)"
+    what = ("would replace" if dry_run else "replaced") if replace else "kept (--no-replace)"
     for r in report.replaced:
         unit = r.uuid + (f" ({r.target_model})" if r.target_model else "")
         old = r.old.value if r.old else "no label"
