@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
+from w2c_tui.domain.names import printable
 from w2c_tui.paths import annotations_dir
 
 
@@ -42,5 +43,5 @@ def write_crash_log(error: BaseException, db_urls: Sequence[str | None] = ()) ->
 def crash_message(error: BaseException, path: Path | None) -> str:
     """One line: what went wrong and where the details are."""
     where = f"details in {path}" if path else "the details could not be written to a log"
-    first = str(error).splitlines()[0][:200] if str(error) else ""
+    first = printable(str(error).splitlines()[0][:200]) if str(error) else ""
     return f"w2c stopped on an unexpected error: {type(error).__name__}: {first} ({where})"
