@@ -100,3 +100,23 @@ async def test_team_progress_shows_roles(demo: Services, wait_review: Review) ->
         rows = {str(table.get_row_at(i)[0]): table.get_row_at(i)[1] for i in range(table.row_count)}
         assert rows == {"ann": "lead", "ben": "—"}
         assert "leads: ann" in str(app.screen.query_one("#team-head", Static).render())
+
+
+async def test_a_served_annotator_cannot_start_runs(demo: Services, wait_review: Review) -> None:
+    """A run uses the server's keys and hardware: in a served session `n` in the runs panel is
+    a lead's; a terminal session is not gated."""
+    from w2c_tui.tui.screens.run_form import RunForm
+    from w2c_tui.tui.screens.runs import RunsScreen
+
+    demo.roles.add(None, "alice", Role.LEAD)
+    for name, invited, opens in (("bob", True, False), ("alice", True, True), ("bob", False, True)):
+        app = W2CApp(demo, annotator=name, invited=invited)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_review(app, pilot)
+            await pilot.press("R")
+            assert isinstance(app.screen, RunsScreen)
+            await pilot.press("n")
+            await pilot.pause()
+            assert isinstance(app.screen, RunForm) is opens, (name, invited)
+            if not opens:
+                assert "only a lead may start, resume or cancel" in notices(app)

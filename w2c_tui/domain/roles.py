@@ -27,6 +27,7 @@ class LeadAction(StrEnum):
     GUIDELINES = "change guidelines"
     TEAM = "change the team or its invitations"
     OTHERS_LABELS = "record other annotators' labels (labels import, merge)"
+    RUNS = "start, resume or cancel evaluation runs from a browser (they use the server's keys)"
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from w2c_tui.domain.roles import LeadAction
 from w2c_tui.tui.screens.run_form import RunForm
 from w2c_tui.tui.screens.run_log import LogDialog
 from w2c_tui.tui.widgets.charts import bar
@@ -158,8 +159,22 @@ class RunsScreen(Screen[None]):
             text.append(f"\nerror: {info.error}", style="bold")
         detail.update(text)
 
+    def served_refusal(self) -> bool:
+        """In a `w2c serve` session only a lead may start, resume or cancel runs (a run uses
+        the server's API keys and hardware); tell and return True when this person may not.
+        A terminal session runs with its user's own keys and is not gated."""
+        if not getattr(self.app, "invited", False):
+            return False
+        person = getattr(self.app, "annotator", None)
+        why = self.services.roles.refusal(person, LeadAction.RUNS, invited=True)
+        if why is not None:
+            self.notify(why, title="A lead's work", severity="error", timeout=12, markup=False)
+        return why is not None
+
     def action_new(self) -> None:
         """Open the form that starts a run."""
+        if self.served_refusal():
+            return
 
         def started(config: RunConfig | None) -> None:
             if config is None:
@@ -179,6 +194,8 @@ class RunsScreen(Screen[None]):
 
     def action_cancel(self) -> None:
         """Cancel the selected run after the task in hand."""
+        if self.served_refusal():
+            return
         info = self.selected()
         if info is not None:
             self.services.runs.cancel(info.id)
@@ -193,6 +210,8 @@ class RunsScreen(Screen[None]):
         self._resume(retry_errors=True)
 
     def _resume(self, *, retry_errors: bool) -> None:
+        if self.served_refusal():
+            return
         info = self.selected()
         if info is None:
             return
