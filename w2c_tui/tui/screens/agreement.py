@@ -13,8 +13,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
-from textual.widgets import Footer, SelectionList, Static, TabbedContent, TabPane
+from textual.widgets import Footer, SelectionList, Static, TabbedContent, TabPane, Tabs
 from textual.widgets.selection_list import Selection
 from textual.worker import Worker, WorkerState
 
@@ -23,6 +22,7 @@ from w2c_tui.domain.qa_summary import QASummary
 from w2c_tui.tui.dashboard import judges, metrics, overview, slices
 from w2c_tui.tui.dashboard.common import middle, natural_width
 from w2c_tui.tui.dashboard.critictool import critic_entry, critictool
+from w2c_tui.tui.screens.base import OnceScreen
 from w2c_tui.tui.widgets.drill import DrillDown
 from w2c_tui.tui.widgets.qa_summary import render_qa_summary
 
@@ -65,7 +65,7 @@ def _scroll(child_id: str) -> ComposeResult:
         yield Static(id=child_id, classes="panel")
 
 
-class AgreementScreen(Screen[int | None]):
+class AgreementScreen(OnceScreen[int | None]):
     """The calibration dashboard; returns an item id to open on the review screen."""
 
     BINDINGS = [
@@ -91,6 +91,7 @@ class AgreementScreen(Screen[int | None]):
             )
         ],
     ]
+    AUTO_FOCUS = None  # on_mount focuses the raters list when it shows, the tabs otherwise
 
     def __init__(
         self,
@@ -134,8 +135,19 @@ class AgreementScreen(Screen[int | None]):
 
     def on_mount(self) -> None:
         # narrow terminals: the panels need the room; f brings the raters list back
-        self.query_one("#agreement-side").display = self.app.size.width >= NARROW
+        self._side(self.app.size.width >= NARROW)
         self.action_recompute()
+
+    def _side(self, shown: bool) -> None:
+        """Show or hide the raters list; the keyboard goes with it. A hidden list must not keep
+        the focus: its keys would act unseen, and OptionList's page keys fail on a list never
+        laid out (KeyError in `_move_page`, found by tests/tui/test_fuzz_keys.py)."""
+        side = self.query_one("#agreement-side")
+        side.display = shown
+        if shown:
+            self.query_one("#agreement-raters", SelectionList).focus()
+        elif self.focused is None or side in self.focused.ancestors_with_self:
+            self.query_one(TabbedContent).query_one(Tabs).focus()
 
     def on_screen_resume(self) -> None:
         if self.document is not None:
@@ -282,8 +294,7 @@ class AgreementScreen(Screen[int | None]):
 
     def action_raters_panel(self) -> None:
         """Show or hide the raters list."""
-        side = self.query_one("#agreement-side")
-        side.display = not side.display
+        self._side(not self.query_one("#agreement-side").display)
 
     def action_tab(self, tab: str) -> None:
         """Show one of the panels."""

@@ -8,14 +8,15 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
+
+from w2c_tui.tui.screens.base import OnceScreen
 
 if TYPE_CHECKING:
     from w2c_tui.services import Services
 
 
-class DatasetsScreen(Screen[str | None]):
+class DatasetsScreen(OnceScreen[str | None]):
     """Lists datasets; returns the chosen name (None: stay)."""
 
     BINDINGS = [

@@ -17,6 +17,7 @@ from textual.widgets.option_list import Option
 from w2c_tui.domain.labels import LABELS
 from w2c_tui.domain.labels import Label as Behaviour
 from w2c_tui.domain.names import clean_name, clean_note, name_problem, printable
+from w2c_tui.tui.screens.base import OnceModalScreen
 from w2c_tui.tui.screens.filter_dialog import FilterDialog
 
 __all__ = [
@@ -41,7 +42,7 @@ def typed_name(screen: ModalScreen[str] | ModalScreen[str | None], value: str) -
     return None
 
 
-class AnnotatorDialog(ModalScreen[str]):
+class AnnotatorDialog(OnceModalScreen[str]):
     """Asks for the annotator's name at first start (in a browser: at every session)."""
 
     def __init__(self, *, remembered: bool = True) -> None:
@@ -69,7 +70,7 @@ class AnnotatorDialog(ModalScreen[str]):
             self.dismiss(name)
 
 
-class AnnotatorSwitchDialog(ModalScreen[str | None]):
+class AnnotatorSwitchDialog(OnceModalScreen[str | None]):
     """Switch who is labelling: type a name (new or known), or ↓ to pick a known one."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
@@ -132,7 +133,7 @@ class AnnotatorSwitchDialog(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class JumpDialog(ModalScreen[str | None]):
+class JumpDialog(OnceModalScreen[str | None]):
     """Asks for a uuid (or a unique prefix) to jump to."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
@@ -150,7 +151,7 @@ class JumpDialog(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class NoteDialog(ModalScreen[str | None]):
+class NoteDialog(OnceModalScreen[str | None]):
     """Edits the free-text note on an item; F1–F4 label the item meanwhile (digits are text)."""
 
     BINDINGS = [

@@ -6,17 +6,17 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Select
 
 from w2c_tui.domain.labels import LABELS
 from w2c_tui.domain.labels import Label as Behaviour
 from w2c_tui.domain.qa import ANY_FLAG, QA_FLAGS
 from w2c_tui.domain.review import ItemFilter, ToolCount
+from w2c_tui.tui.screens.base import OnceModalScreen
 from w2c_tui.tui.widgets.tick import Tick
 
 
-class FilterDialog(ModalScreen[ItemFilter | None]):
+class FilterDialog(OnceModalScreen[ItemFilter | None]):
     """Chooses which items the list shows (fits a 100×30 terminal)."""
 
     DEFAULT_CSS = """

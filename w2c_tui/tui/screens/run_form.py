@@ -10,7 +10,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select
 from textual.widgets.select import InvalidSelectValueError
@@ -18,6 +17,7 @@ from textual.widgets.select import InvalidSelectValueError
 from w2c_tui.config import FormValues, load_form_memory, save_form_memory
 from w2c_tui.domain.runs import Backend, Method, RunConfig
 from w2c_tui.runs.prompts import BUILTIN_TEMPLATES
+from w2c_tui.tui.screens.base import OnceModalScreen
 from w2c_tui.tui.widgets.tick import Tick
 
 TEMPLATES = list(BUILTIN_TEMPLATES)
@@ -36,7 +36,7 @@ def field(caption: str, widget: Widget, classes: str = "") -> Vertical:
     )
 
 
-class RunForm(ModalScreen[RunConfig | None]):
+class RunForm(OnceModalScreen[RunConfig | None]):
     """Returns the configuration to start (None: cancelled)."""
 
     BINDINGS = [

@@ -12,11 +12,11 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, LoadingIndicator, Select, Static
 from textual.worker import Worker, WorkerState
 
 from w2c_tui.domain.runs import Backend, Method, RunConfig
+from w2c_tui.tui.screens.base import OnceModalScreen
 
 if TYPE_CHECKING:
     from w2c_tui.domain.labels import Label as Behaviour
@@ -56,7 +56,7 @@ class OwnLabels:
         return "you: ", f"no label of {model}'s response yet"
 
 
-class SpotCheckDialog(ModalScreen[SpotSettings | None]):
+class SpotCheckDialog(OnceModalScreen[SpotSettings | None]):
     """Asks which model to try and which judge reads its answer, then shows all three."""
 
     BINDINGS = [Binding("escape", "close", "close")]
