@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import numpy.typing as npt
 
@@ -41,8 +39,10 @@ def package_alpha(table: RatingTable, stat: Statistic) -> tuple[float | None, st
     # The package wants reliability_data[raters][units] (M × N): the TRANSPOSE of our table.
     data = table.codes.T.astype(np.float64)
     data[data < 0] = np.nan
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
+    # numpy's error state, not the warnings filters: those are one global list for every thread,
+    # and an "error" filter set here turned a warning of the dashboard's other worker thread
+    # (sklearn's on a constant rater) into an exception that stopped the app
+    with np.errstate(divide="raise", over="raise", invalid="raise"):
         try:
             got = float(
                 krippendorff.alpha(
@@ -51,7 +51,7 @@ def package_alpha(table: RatingTable, stat: Statistic) -> tuple[float | None, st
                     value_domain=list(range(table.q)),
                 )
             )
-        except (ValueError, ArithmeticError, RuntimeWarning) as exc:  # pragma: no cover
+        except (ValueError, ArithmeticError) as exc:  # pragma: no cover
             return None, f"krippendorff package: {exc}"
     if not np.isfinite(got):  # pragma: no cover - guarded above
         return None, "krippendorff package returned a non-finite value"

@@ -167,7 +167,7 @@ class AgreementScreen(OnceScreen[int | None]):
         self._status(f"computing agreement on {self.dataset} (bootstrap B={self.bootstrap})…")
         self.compute()
 
-    @work(thread=True, exclusive=True, name="agreement")
+    @work(thread=True, exclusive=True, name="agreement", exit_on_error=False)  # said on screen
     def compute(self) -> tuple[DashboardDoc, QASummary]:
         """Build the dashboard document (and the QA summary) in a worker thread."""
         from w2c_tui.domain.dashboard import SliceBy
