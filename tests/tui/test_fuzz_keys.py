@@ -427,8 +427,10 @@ def case_seed(case: Case, size: tuple[int, int]) -> int:
     return SEED ^ zlib.crc32(f"{case.name}@{size[0]}x{size[1]}".encode())
 
 
-@pytest.mark.slow(minutes=1)
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+@pytest.mark.parametrize(
+    "case",
+    [pytest.param(c, id=c.name, marks=pytest.mark.slow(minutes=3 if c.full else 1)) for c in CASES],
+)
 async def test_random_keys_never_stop_the_app(case: Case, fuzz_services: Services) -> None:
     """One app per case, at each size in turn (the terminal resized, the screen opened anew)."""
     keys = pool(ReviewScreen if case.screen == "ReviewScreen" else screen_class(case.screen))
