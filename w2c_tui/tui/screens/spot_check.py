@@ -151,7 +151,7 @@ class SpotCheckDialog(OnceModalScreen[SpotSettings | None]):
         self.query_one("#spot-result", Static).update("asking…")
         self.check(self.settings)
 
-    @work(thread=True, exclusive=True, name="spot-check")
+    @work(thread=True, exclusive=True, name="spot-check", exit_on_error=False)
     def check(self, s: SpotSettings) -> SpotCheck:
         """Generate, judge and score in a thread (a local model may take a while)."""
         model = RunConfig(

@@ -89,7 +89,7 @@ class TeamScreen(Screen[None]):
         """Recompute (in a thread: the α interval is a bootstrap)."""
         self.compute()
 
-    @work(thread=True, exclusive=True, name="team-status")
+    @work(thread=True, exclusive=True, name="team-status", exit_on_error=False)
     def compute(self) -> TeamStatus:
         """Team status of this dataset."""
         return self.services.team.status(self.dataset)

@@ -7,10 +7,10 @@ from collections.abc import Callable, Sequence
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from w2c_tui.lost_labels import LostLabel
+from w2c_tui.tui.screens.base import OnceModalScreen
 
 SAVE_EVERY_S = 0.5
 """How often "save and wait" tries the label again."""
@@ -26,7 +26,7 @@ def describe(labels: Sequence[LostLabel]) -> str:
     )
 
 
-class UnsavedQuitDialog(ModalScreen[str]):
+class UnsavedQuitDialog(OnceModalScreen[str]):
     """Asked by q / ctrl+c while a label is not saved; dismisses with "saved", "discard" or
     "stay". "Save and wait" keeps trying and closes once the database takes the label."""
 
