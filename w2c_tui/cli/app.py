@@ -62,8 +62,8 @@ def root(
         typer.Option(
             "--db",
             envvar="W2C_DB",
-            help="Database URL, e.g. sqlite:///annotations/w2c.db or "
-            "postgresql+psycopg://user@host/w2c.",
+            help="Database: a SQLite file path (annotations/w2c.db) or a URL, e.g. "
+            "sqlite:///annotations/w2c.db or postgresql+psycopg://user@host/w2c.",
         ),
     ] = None,
     annotator: Annotated[

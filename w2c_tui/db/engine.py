@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, Engine, event
-from sqlalchemy.engine import ExceptionContext, make_url
+from sqlalchemy.engine import URL, ExceptionContext, make_url
 from sqlmodel import create_engine
 
 from w2c_tui.db.migrate import upgrade
@@ -43,6 +43,16 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 def _lower(value: Any) -> Any:
     return value.lower() if isinstance(value, str) else value
+
+
+def as_database_url(text: str) -> str:
+    """`text` as a SQLAlchemy URL: a URL as it is, a plain file path (`--db annotations/x.db`,
+    `~/w2c.db`) as the SQLite URL of that file, escaped so that `#`, `?` or `%` in its name
+    stay part of the name."""
+    if "://" in text or text.startswith("sqlite:"):
+        return text
+    path = Path(text).expanduser().absolute()
+    return URL.create("sqlite", database=str(path)).render_as_string(hide_password=False)
 
 
 def display_url(url: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from w2c_tui.db.engine import display_url
+from w2c_tui.db.engine import as_database_url, display_url
 from w2c_tui.db.store import Store
 from w2c_tui.domain.database import DatabaseInfo
 from w2c_tui.paths import default_db_url
@@ -202,7 +202,7 @@ class Services:
 
 def open_services(url: str | None = None, *, migrate: bool = True) -> Services:
     """Open the database at `url` (default: W2C_DB or annotations/w2c.db) and wire services."""
-    db_url = url or default_db_url()
+    db_url = as_database_url(url or default_db_url())
     store = Store.open(db_url, migrate=migrate)
     return Services(
         url=db_url,
