@@ -11,7 +11,7 @@ from sqlmodel import col, select
 
 from w2c_tui.db.common import chunked
 from w2c_tui.db.merge_history import History, Row, apply, as_row, plan
-from w2c_tui.db.tables_team import CriticLabelRow
+from w2c_tui.db.tables import CriticLabelRow
 
 if TYPE_CHECKING:
     from w2c_tui.db.merge_read import ResponseKey, Source

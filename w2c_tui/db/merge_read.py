@@ -26,7 +26,11 @@ from sqlmodel import select
 from w2c_tui.db.merge_critic import read_critic_labels
 from w2c_tui.db.migrate import check_known, head_revision, upgrade
 from w2c_tui.db.tables import (
+    AssignmentPlanRow,
+    AssignmentRow,
     DatasetRow,
+    GuidelineRow,
+    GuidelineSeenRow,
     ItemRow,
     NoteRow,
     QAFlagRow,
@@ -34,12 +38,6 @@ from w2c_tui.db.tables import (
     ResponseRow,
     TargetModelRow,
     VerdictRow,
-)
-from w2c_tui.db.tables_team import (
-    AssignmentPlanRow,
-    AssignmentRow,
-    GuidelineRow,
-    GuidelineSeenRow,
 )
 from w2c_tui.domain.errors import InputError
 from w2c_tui.domain.labels import RaterKind

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import insert
 from sqlmodel import col, select
 
-from w2c_tui.db.tables_team import (
+from w2c_tui.db.tables import (
     AssignmentPlanRow,
     AssignmentRow,
     GuidelineRow,

@@ -19,15 +19,13 @@ from sqlmodel import Session, col, select
 from w2c_tui.db.merge_read import ResponseKey, Source, item_fingerprint
 from w2c_tui.db.tables import (
     DatasetRow,
+    GuidelineRow,
     ItemRow,
     NoteRow,
     QAFlagRow,
     RaterRow,
     ResponseRow,
     TargetModelRow,
-)
-from w2c_tui.db.tables_team import (
-    GuidelineRow,
 )
 from w2c_tui.domain.errors import InputError
 
