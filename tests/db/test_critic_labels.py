@@ -9,7 +9,7 @@ from dbfixtures import query
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
-from w2c_tui.db.tables_team import CriticLabelRow
+from w2c_tui.db.tables import CriticLabelRow
 from w2c_tui.domain.critictool_labels import CriticLabel, ErrorCategory, Policy
 from w2c_tui.services import Services
 

@@ -135,3 +135,24 @@ def test_agreement_answers_the_judge_question_by_default(demo: Services) -> None
     assert "Δκ" in judge["verdict"]["rule"] and "alt_test" not in judge  # 2 humans
     pooled = demo.agreement.summary("demo", bootstrap=0)
     assert "krippendorff_alpha" in pooled and len(pooled["raters"]) > 2  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("by", list(SliceBy))
+def test_metrics_slices_match_the_dashboards(demo: Services, by: SliceBy) -> None:
+    """`w2c metrics --by` and the dashboard's slices tab cut the units alike (one slicing,
+    services/slicing.py): the same slices in the same order with the same n, and each judge's
+    metrics on a slice scored on as many units as the tab says."""
+    _label(demo, ["ann", "ben"], 30, agree=0.9)
+    parts = demo.metrics.sliced("demo", by)
+    dash = demo.agreement.dashboard("demo", bootstrap=20, by=by)
+    tab = dash["slices"]["slices"]
+    assert [(name, n) for name, n, _ in parts] == [(s["name"], s["n_units"]) for s in tab]
+    assert sum(n for _, n, _ in parts) == dash["meta"]["n_units"]
+    checked = 0
+    for (_, _, rows), part in zip(parts, tab, strict=True):
+        scored = {row.rater.key: row.metrics.n_scored for row in rows}
+        for row in part["rows"]:
+            if row["n_gold"] and row["rater"] in scored:  # metrics leaves out the :norm readings
+                assert scored[row["rater"]] == row["n_gold"]
+                checked += 1
+    assert checked

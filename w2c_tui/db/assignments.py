@@ -11,8 +11,15 @@ from sqlmodel import Session, col, select
 
 from w2c_tui.db.common import dataset_row, rater_row
 from w2c_tui.db.convert import dumps, loads
-from w2c_tui.db.tables import ItemRow, RaterRow, TargetModelRow, VerdictRow, utcnow
-from w2c_tui.db.tables_team import AssignmentPlanRow, AssignmentRow
+from w2c_tui.db.tables import (
+    AssignmentPlanRow,
+    AssignmentRow,
+    ItemRow,
+    RaterRow,
+    TargetModelRow,
+    VerdictRow,
+    utcnow,
+)
 from w2c_tui.db.units import Candidate, dataset_units, unit_key
 from w2c_tui.db.writes import retry_write, write_session
 from w2c_tui.domain.blind import BlindPolicy, PlanBlind

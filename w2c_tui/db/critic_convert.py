@@ -6,7 +6,7 @@ import json
 from typing import Any, cast
 
 from w2c_tui.db.convert import dumps, loads
-from w2c_tui.db.tables_critic import CriticPredictionRow, CriticSampleRow
+from w2c_tui.db.tables import CriticPredictionRow, CriticSampleRow
 from w2c_tui.domain.critictool import (
     ExternalMode,
     Sample,

@@ -19,8 +19,7 @@ from sqlmodel import Session, col, select
 
 from w2c_tui.db.common import dataset_row, equal
 from w2c_tui.db.convert import to_rater
-from w2c_tui.db.tables import ItemRow, RaterRow, ResponseRow, TargetModelRow, utcnow
-from w2c_tui.db.tables_team import CriticLabelRow
+from w2c_tui.db.tables import CriticLabelRow, ItemRow, RaterRow, ResponseRow, TargetModelRow, utcnow
 from w2c_tui.db.writes import retire, retry_write, write_session
 from w2c_tui.domain.critictool_labels import CriticLabel
 from w2c_tui.domain.errors import InputError

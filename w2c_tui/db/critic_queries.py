@@ -10,8 +10,13 @@ from sqlmodel import Session, col, select
 
 from w2c_tui.db.common import chunked, dataset_row
 from w2c_tui.db.critic_convert import to_stored_prediction, to_stored_sample
-from w2c_tui.db.tables import DatasetRow, ItemRow, TargetModelRow
-from w2c_tui.db.tables_critic import CriticPredictionRow, CriticSampleRow
+from w2c_tui.db.tables import (
+    CriticPredictionRow,
+    CriticSampleRow,
+    DatasetRow,
+    ItemRow,
+    TargetModelRow,
+)
 from w2c_tui.domain.critictool import Sample
 from w2c_tui.domain.critictool_stored import (
     CRITICTOOL_DATASET_KIND,

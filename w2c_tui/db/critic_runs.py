@@ -8,7 +8,7 @@ from typing import Any, cast
 from sqlmodel import Session, col, select
 
 from w2c_tui.db.critictool import NewPrediction, add_prediction
-from w2c_tui.db.tables_critic import CriticPredictionRow
+from w2c_tui.db.tables import CriticPredictionRow
 from w2c_tui.domain.critictool import ExternalMode
 from w2c_tui.domain.errors import W2CError
 from w2c_tui.domain.runs import TaskResult

@@ -12,8 +12,14 @@ from sqlmodel import Session, col, func, select
 from w2c_tui.db.common import refuse_name, target_model_row
 from w2c_tui.db.convert import dumps
 from w2c_tui.db.critic_convert import first_question, item_tool, sample_values
-from w2c_tui.db.tables import DatasetRow, ImportLogRow, ItemRow, ResponseRow
-from w2c_tui.db.tables_critic import CriticPredictionRow, CriticSampleRow
+from w2c_tui.db.tables import (
+    CriticPredictionRow,
+    CriticSampleRow,
+    DatasetRow,
+    ImportLogRow,
+    ItemRow,
+    ResponseRow,
+)
 from w2c_tui.domain.critictool import CriticFile, ExternalMode, Sample, SampleError
 from w2c_tui.domain.critictool_stored import (
     CRITICTOOL_DATASET_KIND,

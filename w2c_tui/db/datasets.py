@@ -9,6 +9,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session, col, func, select
 
 from w2c_tui.db.tables import (
+    CriticLabelRow,
     DatasetRow,
     ItemRow,
     RaterRow,
@@ -16,7 +17,6 @@ from w2c_tui.db.tables import (
     TargetModelRow,
     VerdictRow,
 )
-from w2c_tui.db.tables_team import CriticLabelRow
 from w2c_tui.domain.labels import RaterKind, VerdictStatus
 from w2c_tui.domain.models import Dataset
 

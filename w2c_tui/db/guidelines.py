@@ -8,8 +8,7 @@ from sqlalchemy import Engine, func
 from sqlmodel import Session, col, select
 
 from w2c_tui.db.common import dataset_row, insert_ignore, rater_row
-from w2c_tui.db.tables import RaterRow, utcnow
-from w2c_tui.db.tables_team import GuidelineRow, GuidelineSeenRow
+from w2c_tui.db.tables import GuidelineRow, GuidelineSeenRow, RaterRow, utcnow
 from w2c_tui.db.writes import retry_write, write_session
 from w2c_tui.domain.labels import RaterKind
 from w2c_tui.domain.records import RaterSpec

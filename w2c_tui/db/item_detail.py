@@ -10,6 +10,7 @@ from sqlmodel import Session, col, select
 from w2c_tui.db.common import target_model_names
 from w2c_tui.db.convert import to_item, to_rater, to_verdict
 from w2c_tui.db.tables import (
+    AssignmentRow,
     DatasetRow,
     ItemRow,
     NoteRow,
@@ -18,7 +19,6 @@ from w2c_tui.db.tables import (
     ResponseRow,
     VerdictRow,
 )
-from w2c_tui.db.tables_team import AssignmentRow
 from w2c_tui.domain.errors import NotFoundError
 from w2c_tui.domain.labels import VerdictStatus
 from w2c_tui.domain.models import ItemDetail, ItemQA, ModelPanel, Rater, Response, Verdict

@@ -18,8 +18,15 @@ from sqlalchemy.orm import aliased
 from sqlmodel import col
 
 from w2c_tui.db.item_search import search_condition
-from w2c_tui.db.tables import ItemRow, QAFlagRow, RaterRow, ResponseRow, VerdictRow
-from w2c_tui.db.tables_team import AssignmentPlanRow, AssignmentRow
+from w2c_tui.db.tables import (
+    AssignmentPlanRow,
+    AssignmentRow,
+    ItemRow,
+    QAFlagRow,
+    RaterRow,
+    ResponseRow,
+    VerdictRow,
+)
 from w2c_tui.domain.labels import RaterKind, VerdictStatus
 from w2c_tui.domain.qa import ANY_FLAG
 from w2c_tui.domain.review import ItemFilter, ListOrder, ReviewMode, ToolCount

@@ -13,6 +13,7 @@ from sqlmodel import Session, col, select
 from w2c_tui.db.common import target_model_names
 from w2c_tui.db.tables import (
     DatasetRow,
+    GuidelineRow,
     ItemRow,
     NoteRow,
     QAFlagRow,
@@ -20,7 +21,6 @@ from w2c_tui.db.tables import (
     ResponseRow,
     VerdictRow,
 )
-from w2c_tui.db.tables_team import GuidelineRow
 from w2c_tui.domain.labels import Label, RaterKind, VerdictStatus
 from w2c_tui.domain.models import LabelRecord
 

@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from sqlmodel import Session, col, select
 
 from w2c_tui.db.common import equal
-from w2c_tui.db.tables import VerdictRow
-from w2c_tui.db.tables_team import GuidelineRow
+from w2c_tui.db.tables import GuidelineRow, VerdictRow
 from w2c_tui.db.writes import retire
 from w2c_tui.domain.labels import Label, VerdictStatus
 from w2c_tui.domain.models import LabelChange

@@ -9,8 +9,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
 from w2c_tui.db.common import dataset_row
-from w2c_tui.db.tables import DatasetRow, ItemRow, utcnow
-from w2c_tui.db.tables_team import ReviewPlaceRow
+from w2c_tui.db.tables import DatasetRow, ItemRow, ReviewPlaceRow, utcnow
 from w2c_tui.db.writes import retry_write, write_session
 from w2c_tui.domain.review import ReviewMode, ReviewPlace
 

@@ -9,8 +9,7 @@ from typing import Any
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
-from w2c_tui.db.tables import ItemRow, ResponseRow, RunResultRow, VerdictRow
-from w2c_tui.db.tables_team import CriticLabelRow
+from w2c_tui.db.tables import CriticLabelRow, ItemRow, ResponseRow, RunResultRow, VerdictRow
 
 
 class RunResults:

@@ -10,8 +10,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from w2c_tui.db.common import dataset_row, rater_row, target_model_names
-from w2c_tui.db.tables import ItemRow, RaterRow, VerdictRow, utcnow
-from w2c_tui.db.tables_team import InviteRow, TeamMemberRow
+from w2c_tui.db.tables import InviteRow, ItemRow, RaterRow, TeamMemberRow, VerdictRow, utcnow
 from w2c_tui.db.writes import retry_write, write_session
 from w2c_tui.domain.labels import Label, RaterKind, VerdictStatus
 from w2c_tui.domain.records import RaterSpec

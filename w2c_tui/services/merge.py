@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from w2c_tui.db.merge import merge_files
-from w2c_tui.db.merge_write import Conflict, Counts
+from w2c_tui.db.merge import Conflict, Counts, merge_files
 from w2c_tui.db.store import Store
 
 __all__ = ["Conflict", "Counts", "MergeService"]

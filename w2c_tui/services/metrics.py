@@ -19,6 +19,7 @@ from w2c_tui.services.readings import (
     Readings,
     build_readings,
 )
+from w2c_tui.services.slicing import slice_groups
 from w2c_tui.stats.calibration import calibration, probabilities_from_loglikelihoods
 from w2c_tui.stats.metrics import INVALID as INVALID_CODE
 from w2c_tui.stats.metrics import MISSING as MISSING_CODE
@@ -215,16 +216,10 @@ class MetricsService:
         invalid_mode: InvalidMode = InvalidMode.MISSING,
     ) -> list[tuple[str, int, list[RaterMetrics]]]:
         """Metrics on each slice of the units: (slice, its units, each rater's metrics)."""
-        from w2c_tui.services.dashboard.slices import slice_of
-
         readings = self.readings(dataset)
-        groups: dict[str, set[str]] = {}
-        for unit in readings.units:
-            groups.setdefault(slice_of(unit, by), set()).add(unit.key)
         chosen = self._chosen(readings, raters, against)
-        order = {"0 tools": 0, "1 tool": 1, "2+ tools": 2}
         out = []
-        for name in sorted(groups, key=lambda n: (order.get(n, 9), n)):
+        for name, units in slice_groups(readings, by):
             rows = [
                 row
                 for rater in chosen
@@ -235,12 +230,12 @@ class MetricsService:
                         against,
                         min_humans=min_humans,
                         invalid_mode=invalid_mode,
-                        only=groups[name],
+                        only=units,
                     )
                 )
                 is not None
             ]
-            out.append((name, len(groups[name]), rows))
+            out.append((name, len(units), rows))
         return out
 
     def metrics(

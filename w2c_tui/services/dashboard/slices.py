@@ -10,20 +10,9 @@ from w2c_tui.domain.dashboard import Against, SliceBy, SliceDoc, SliceRowDoc, Sl
 from w2c_tui.domain.labels import InvalidMode, Label
 from w2c_tui.services.dashboard.common import CONSENSUS, est_json, table_of
 from w2c_tui.services.metrics import rater_metrics
-from w2c_tui.services.planning import tool_slice
-from w2c_tui.services.readings import Readings, Unit
+from w2c_tui.services.readings import Readings
+from w2c_tui.services.slicing import slice_groups
 from w2c_tui.stats import agreement_summary
-
-
-def slice_of(unit: Unit, by: SliceBy) -> str:
-    """The slice a unit belongs to."""
-    if by is SliceBy.GOLD:
-        return unit.gold.value if unit.gold else "no gold"
-    if by is SliceBy.TOOLS:
-        return tool_slice(unit.n_tools)
-    if by is SliceBy.SOURCE:
-        return unit.source or "no source"
-    return unit.target_model or "(item)"
 
 
 def slices(
@@ -37,13 +26,8 @@ def slices(
     seed: int,
 ) -> SlicesDoc:
     """Every slice in a stable order (the tool buckets 0, 1, 2+; others by name)."""
-    groups: dict[str, set[str]] = {}
-    for unit in readings.units:
-        groups.setdefault(slice_of(unit, by), set()).add(unit.key)
-    order = {"0 tools": 0, "1 tool": 1, "2+ tools": 2}
     out: list[SliceDoc] = []
-    for name in sorted(groups, key=lambda n: (order.get(n, 9), n)):
-        units = groups[name]
+    for name, units in slice_groups(readings, by):
         rows: list[SliceRowDoc] = []
         for key in raters:
             sub_ref = {u: lab for u, lab in ref.items() if u in units}

@@ -9,12 +9,10 @@ upgraded; one that is not a w2c database, or that a newer w2c-tui wrote, is refu
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -23,10 +21,15 @@ from sqlalchemy import Engine, create_engine
 from sqlalchemy.pool import NullPool
 from sqlmodel import select
 
-from w2c_tui.db.merge_critic import read_critic_labels
+from w2c_tui.db.merge.base import PEOPLE, ResponseKey, Source, item_fingerprint
+from w2c_tui.db.merge.critic import read_critic_labels
 from w2c_tui.db.migrate import check_known, head_revision, upgrade
 from w2c_tui.db.tables import (
+    AssignmentPlanRow,
+    AssignmentRow,
     DatasetRow,
+    GuidelineRow,
+    GuidelineSeenRow,
     ItemRow,
     NoteRow,
     QAFlagRow,
@@ -35,46 +38,8 @@ from w2c_tui.db.tables import (
     TargetModelRow,
     VerdictRow,
 )
-from w2c_tui.db.tables_team import (
-    AssignmentPlanRow,
-    AssignmentRow,
-    GuidelineRow,
-    GuidelineSeenRow,
-)
 from w2c_tui.domain.errors import InputError
-from w2c_tui.domain.labels import RaterKind
 from w2c_tui.domain.names import name_problem
-
-PEOPLE = (RaterKind.HUMAN.value, RaterKind.ADJUDICATOR.value)
-"""Whose verdicts a merge brings: labels and adjudications (machines come from imports/runs)."""
-
-ResponseKey = tuple[str, str, str]
-"""(item uuid, target model name, response text)."""
-
-
-def item_fingerprint(row: Any) -> str:
-    """What must be equal for two databases to hold the same item."""
-    parts = (row.question, row.tools_json, row.answers_json, row.gold or "")
-    return hashlib.sha256("\x00".join(parts).encode("utf-8")).hexdigest()
-
-
-@dataclass
-class Source:
-    """One source database, read whole (its human work is small next to its items)."""
-
-    path: Path
-    datasets: dict[str, dict[str, str]] = field(default_factory=dict)
-    """Dataset name → item uuid → fingerprint."""
-    raters: dict[str, dict[str, Any]] = field(default_factory=dict)
-    """Rater key → its columns (people only)."""
-    verdicts: list[dict[str, Any]] = field(default_factory=list)
-    flags: list[dict[str, Any]] = field(default_factory=list)
-    notes: list[dict[str, Any]] = field(default_factory=list)
-    guidelines: list[dict[str, Any]] = field(default_factory=list)
-    guideline_seen: list[dict[str, Any]] = field(default_factory=list)
-    plans: list[dict[str, Any]] = field(default_factory=list)
-    assignments: list[dict[str, Any]] = field(default_factory=list)
-    critic_labels: list[dict[str, Any]] = field(default_factory=list)
 
 
 def read_only_uri(path: Path) -> str:

@@ -5,20 +5,19 @@ source that the target lacks is added; then, per unit, of the target's current r
 source's, the later one is current and the other stays as history. When the two record
 different values that is a conflict, reported with both. Demotions run before the inserts and
 promotions after them, so the database's "one current row per rater and unit" index holds after
-every statement. `merge_verdicts.py` and `merge_critic.py` say what a unit and a row are.
+every statement. `verdicts.py` and `critic.py` say what a unit and a row are.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy import insert, update
 from sqlmodel import SQLModel
 
-if TYPE_CHECKING:
-    from w2c_tui.db.merge_write import Merger
+from w2c_tui.db.merge.base import TARGET, Conflict, Merger, moment
 
 Row = Mapping[str, Any]
 """A row as column → value: the source's as read, the target's from its ORM object."""
@@ -38,8 +37,6 @@ class History:
 
     def identity(self, row: Row) -> tuple[Any, ...]:
         """What a row records, and when it was made."""
-        from w2c_tui.db.merge_write import moment
-
         return (*(row[c] for c in self.recorded), moment(row["created_at"]))
 
 
@@ -67,7 +64,6 @@ def plan(
     """Decide, unit by unit, what to add and which row is current (see the module docstring);
     conflicts go to `m.out.conflicts`. `values(unit, source row, current?, the target's current
     row)` gives a new row's columns."""
-    from w2c_tui.db.merge_write import TARGET, Conflict, moment
 
     def origin(unit: U, row: Row, mine: Row) -> str:
         if row is mine:

@@ -1,21 +1,18 @@
 """Merging CriticTool labels (`critic_label`) of people, with their history, as verdicts are
-merged (`merge_history.py`): a row's unit is (rater, item, the judged prediction's response) and
+merged (`history.py`): a row's unit is (rater, item, the judged prediction's response) and
 it records an answer set."""
 
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlmodel import col, select
 
 from w2c_tui.db.common import chunked
-from w2c_tui.db.merge_history import History, Row, apply, as_row, plan
-from w2c_tui.db.tables_team import CriticLabelRow
-
-if TYPE_CHECKING:
-    from w2c_tui.db.merge_read import ResponseKey, Source
-    from w2c_tui.db.merge_write import Merger
+from w2c_tui.db.merge.base import Merger, ResponseKey, Source
+from w2c_tui.db.merge.history import History, Row, apply, as_row, plan
+from w2c_tui.db.tables import CriticLabelRow
 
 CriticUnit = tuple[int, int, int | None]
 """(rater id, item id, response id)."""

@@ -1,20 +1,18 @@
 """Merging verdicts (labels and adjudications) with their history, unit by unit
-(`merge_history.py`): a verdict's unit is (rater, item, target model, response) and it
+(`history.py`): a verdict's unit is (rater, item, target model, response) and it
 records a label and a status."""
 
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlmodel import select
 
 from w2c_tui.db.common import chunked
-from w2c_tui.db.merge_history import History, Row, apply, as_row, plan
+from w2c_tui.db.merge.base import Merger, Unit
+from w2c_tui.db.merge.history import History, Row, apply, as_row, plan
 from w2c_tui.db.tables import VerdictRow
-
-if TYPE_CHECKING:
-    from w2c_tui.db.merge_write import Merger, Unit
 
 VERDICTS = History(
     table=VerdictRow,

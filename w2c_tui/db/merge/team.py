@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from sqlalchemy import insert
 from sqlmodel import col, select
 
-from w2c_tui.db.tables_team import (
+from w2c_tui.db.merge.base import Merger
+from w2c_tui.db.tables import (
     AssignmentPlanRow,
     AssignmentRow,
     GuidelineRow,
     GuidelineSeenRow,
 )
-
-if TYPE_CHECKING:
-    from w2c_tui.db.merge_write import Merger
 
 
 def merge_guidelines(m: Merger) -> None:

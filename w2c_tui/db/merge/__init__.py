@@ -1,5 +1,12 @@
 """`w2c merge`: other w2c databases' human work (labels, CriticTool labels, adjudications,
-flags, notes, assignments, guidelines) brought into this one, all sources in one transaction."""
+flags, notes, assignments, guidelines) brought into this one, all sources in one transaction.
+
+The package: `base.py` (the source as read, the target's identities in `Merger`, `Counts`,
+`Conflict`, `moment`), `read.py` (opening and reading a source file), `history.py` (the merge of
+rows with a history, one current per unit), `verdicts.py`, `critic.py` (CriticTool labels) and
+`team.py` (guidelines, assignments). Every module imports `base` at its top, none imports this
+`__init__`, and nothing imports inside a function.
+"""
 
 from __future__ import annotations
 
@@ -10,13 +17,18 @@ from pathlib import Path
 from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError
 
-from w2c_tui.db.merge_read import Source, read_source
-from w2c_tui.db.merge_write import Counts, Merger
+from w2c_tui.db.merge.base import Conflict, Counts, Merger, Source
+from w2c_tui.db.merge.critic import merge_critic_labels
+from w2c_tui.db.merge.read import read_source
+from w2c_tui.db.merge.team import merge_assignments, merge_guidelines
+from w2c_tui.db.merge.verdicts import merge_verdicts
 from w2c_tui.db.writes import write_session
 from w2c_tui.domain.errors import InputError
 
 MERGE_WAIT_MS = 30_000
 """How long the merge waits for the database's write lock (annotators may be labelling)."""
+
+__all__ = ["MERGE_WAIT_MS", "Conflict", "Counts", "merge_files"]
 
 
 def merge_files(engine: Engine, paths: Sequence[Path], *, dry_run: bool = False) -> list[Counts]:
@@ -32,11 +44,11 @@ def merge_files(engine: Engine, paths: Sequence[Path], *, dry_run: bool = False)
             merger.check_datasets()
             merger.map_responses()
             merger.map_raters()
-            merger.guidelines()
-            merger.verdicts()
-            merger.critic_labels()
+            merge_guidelines(merger)
+            merge_verdicts(merger)
+            merge_critic_labels(merger)
             merger.flags_and_notes()
-            merger.assignments()
+            merge_assignments(merger)
             session.flush()
             counts.append(merger.out)
         if dry_run:

@@ -1,24 +1,31 @@
-"""Writing a merge: one source's people's work into the target, in the caller's transaction.
+"""What every part of `w2c merge` shares: the source as read (`Source`, keyed by identity), the
+target's identities (`Merger`: datasets, items, models, responses and raters of the source
+mapped to the target's rows), what a merge reports (`Counts`, `Conflict`) and `moment`.
 
+Writing a merge: one source's people's work into the target, in the caller's transaction.
 Each row is identified by what it is, not by its id: a verdict by (rater, unit, time, label,
 status), a flag by (rater, item, code, on/off, time), a note by (rater, item, text, time), an
 assignment by (rater, unit). A row already there is left alone, so merging the same file twice
 changes nothing. History is kept: every verdict arrives, and of the current ones the later
-wins; the one it beats stays as history (superseded), and a different label is a conflict.
+wins; the one it beats stays as history (superseded), and a different label is a conflict
+(`history.py`). Each kind of row has its module (`verdicts.py`, `critic.py`, `team.py`); the
+flags and notes, append-only, are written by `Merger.flags_and_notes`.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import insert
 from sqlmodel import Session, col, select
 
-from w2c_tui.db.merge_read import ResponseKey, Source, item_fingerprint
 from w2c_tui.db.tables import (
     DatasetRow,
+    GuidelineRow,
     ItemRow,
     NoteRow,
     QAFlagRow,
@@ -26,16 +33,45 @@ from w2c_tui.db.tables import (
     ResponseRow,
     TargetModelRow,
 )
-from w2c_tui.db.tables_team import (
-    GuidelineRow,
-)
 from w2c_tui.domain.errors import InputError
+from w2c_tui.domain.labels import RaterKind
 
 TARGET = "the target"
 """A conflict's side that was in the target database before this merge command."""
 Unit = tuple[int, int, int | None, int | None]
 """(rater id, item id, target model id, response id)."""
 SHOWN = 5
+
+PEOPLE = (RaterKind.HUMAN.value, RaterKind.ADJUDICATOR.value)
+"""Whose verdicts a merge brings: labels and adjudications (machines come from imports/runs)."""
+
+ResponseKey = tuple[str, str, str]
+"""(item uuid, target model name, response text)."""
+
+
+def item_fingerprint(row: Any) -> str:
+    """What must be equal for two databases to hold the same item."""
+    parts = (row.question, row.tools_json, row.answers_json, row.gold or "")
+    return hashlib.sha256("\x00".join(parts).encode("utf-8")).hexdigest()
+
+
+@dataclass
+class Source:
+    """One source database, read whole (its human work is small next to its items)."""
+
+    path: Path
+    datasets: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Dataset name → item uuid → fingerprint."""
+    raters: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Rater key → its columns (people only)."""
+    verdicts: list[dict[str, Any]] = field(default_factory=list)
+    flags: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[dict[str, Any]] = field(default_factory=list)
+    guidelines: list[dict[str, Any]] = field(default_factory=list)
+    guideline_seen: list[dict[str, Any]] = field(default_factory=list)
+    plans: list[dict[str, Any]] = field(default_factory=list)
+    assignments: list[dict[str, Any]] = field(default_factory=list)
+    critic_labels: list[dict[str, Any]] = field(default_factory=list)
 
 
 def moment(value: datetime) -> datetime:
@@ -214,29 +250,3 @@ class Merger:
             if new:
                 self.s.execute(insert(table), new)
             setattr(self.out, attr, len(new))
-
-    def guidelines(self) -> None:
-        """Guideline versions by text, and who has seen them (db/merge_team.py)."""
-        from w2c_tui.db.merge_team import merge_guidelines
-
-        merge_guidelines(self)
-
-    def assignments(self) -> None:
-        """Assignment plans and units (db/merge_team.py)."""
-        from w2c_tui.db.merge_team import merge_assignments
-
-        merge_assignments(self)
-
-    # ---- verdicts --------------------------------------------------------------------------
-
-    def verdicts(self) -> None:
-        """Every verdict not there yet; per unit, the later current one wins."""
-        from w2c_tui.db.merge_verdicts import merge_verdicts
-
-        merge_verdicts(self)
-
-    def critic_labels(self) -> None:
-        """CriticTool labels, with the same rules as verdicts (db/merge_critic.py)."""
-        from w2c_tui.db.merge_critic import merge_critic_labels
-
-        merge_critic_labels(self)

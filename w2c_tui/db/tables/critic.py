@@ -9,7 +9,7 @@ from datetime import datetime
 from sqlalchemy import Column, Index, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-from w2c_tui.db.tables import utcnow
+from w2c_tui.db.tables.base import utcnow
 
 
 class CriticSampleRow(SQLModel, table=True):

@@ -1,0 +1,63 @@
+"""SQLModel tables of the annotation store (see docs/schema.md), one module per concern:
+`core` (datasets, items, target models, responses, raters, runs, imports), `labels` (verdicts,
+CriticTool labels, flags, notes), `critic` (CriticTool samples and predictions) and `team`
+(assignments, guidelines, review places, roles, invitations). Importing this package imports
+every one of them, so `SQLModel.metadata` holds every table (Alembic compares against it)."""
+
+from __future__ import annotations
+
+from w2c_tui.db.tables.base import one_current, utcnow
+from w2c_tui.db.tables.core import (
+    DatasetRow,
+    ImportLogRow,
+    ItemRow,
+    RaterRow,
+    ResponseRow,
+    RunResultRow,
+    RunRow,
+    TargetModelRow,
+)
+from w2c_tui.db.tables.critic import CriticPredictionRow, CriticSampleRow
+from w2c_tui.db.tables.labels import (
+    CURRENT_VERDICT_UNIT,
+    CriticLabelRow,
+    NoteRow,
+    QAFlagRow,
+    VerdictRow,
+)
+from w2c_tui.db.tables.team import (
+    AssignmentPlanRow,
+    AssignmentRow,
+    GuidelineRow,
+    GuidelineSeenRow,
+    InviteRow,
+    ReviewPlaceRow,
+    TeamMemberRow,
+)
+
+__all__ = [
+    "CURRENT_VERDICT_UNIT",
+    "AssignmentPlanRow",
+    "AssignmentRow",
+    "CriticLabelRow",
+    "CriticPredictionRow",
+    "CriticSampleRow",
+    "DatasetRow",
+    "GuidelineRow",
+    "GuidelineSeenRow",
+    "ImportLogRow",
+    "InviteRow",
+    "ItemRow",
+    "NoteRow",
+    "QAFlagRow",
+    "RaterRow",
+    "ResponseRow",
+    "ReviewPlaceRow",
+    "RunResultRow",
+    "RunRow",
+    "TargetModelRow",
+    "TeamMemberRow",
+    "VerdictRow",
+    "one_current",
+    "utcnow",
+]
