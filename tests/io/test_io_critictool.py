@@ -10,7 +10,7 @@ import pytest
 
 from w2c_tui.domain.critictool import FINISH_ACTION, ToolParam
 from w2c_tui.domain.critictool_prompts import ANCHOR, INSTRUCTIONS
-from w2c_tui.io.critictool import looks_like_critictool, read_critictool
+from w2c_tui.io.importers.critictool import looks_like_critictool, read_critictool
 
 CT = Path(__file__).resolve().parent / "fixtures" / "critictool"
 DATASET = CT / "dataset"

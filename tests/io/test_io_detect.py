@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from w2c_tui.domain.errors import InputError
-from w2c_tui.io.detect import KINDS, detect_kind, read_bundle
+from w2c_tui.io.importers import KINDS, detect_kind, read_bundle
 
 WriteLines = Callable[..., Path]
 Item = Callable[..., dict[str, Any]]

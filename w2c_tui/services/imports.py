@@ -7,19 +7,19 @@ from collections.abc import Callable
 from pathlib import Path
 
 from w2c_tui.db.store import Store
+from w2c_tui.domain.critictool import CriticFile
 from w2c_tui.domain.errors import InputError, NotFoundError
 from w2c_tui.domain.names import name_problem
 from w2c_tui.domain.records import ImportReport
-from w2c_tui.io.critictool import looks_like_critictool
-from w2c_tui.io.detect import read_bundle
+from w2c_tui.io.importers import read_bundle, read_input
 from w2c_tui.io.options import ReadOptions
 from w2c_tui.paths import demo_dir
+from w2c_tui.services.critictool import CriticService
 from w2c_tui.services.datasets import DatasetService
 
 ProgressCallback = Callable[[int, int], None]
 
 DEMO_DATASET = "demo"
-CRITIC_KIND = "critictool"
 
 
 class ImportService:
@@ -43,13 +43,11 @@ class ImportService:
         """Import one file or run folder; InputError leaves the store untouched."""
         if not path.exists():
             raise InputError(str(path), "no such file or folder")
-        if kind == CRITIC_KIND or (kind is None and path.is_file() and looks_like_critictool(path)):
-            from w2c_tui.services.critictool import CriticService
-
-            return CriticService(self._store).import_file(
-                path, dataset=dataset, target_model=options.target_model, dry_run=dry_run
+        bundle = read_input(path, kind, options, progress)
+        if isinstance(bundle, CriticFile):
+            return CriticService(self._store).import_read(
+                bundle, dataset=dataset, target_model=options.target_model, dry_run=dry_run
             )
-        bundle = read_bundle(path, kind, options, progress)
         if bundle.items:
             name = dataset or bundle.default_dataset or path.stem
             problem = name_problem(name)
