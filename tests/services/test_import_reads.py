@@ -110,3 +110,16 @@ def test_a_run_folder_reads_each_file_once(
     assert report.kind == "api_suite"
     files = [run / "manifest.json", run / "checkpoints" / "exp" / "target_responses.jsonl"]
     assert {f: opened[f.resolve()] for f in files} == {f: 1 for f in files}
+
+
+def test_a_manifest_folder_reads_each_file_once(
+    services: Services, tmp_path: Path, opened: Counter[Path]
+) -> None:
+    folder = Path(shutil.copytree(demo_dir(), tmp_path / "demo"))
+    opened.clear()
+    manifest = services.imports.folder_manifest(folder)  # as `w2c import FOLDER` does
+    assert manifest is not None
+    reports = services.imports.import_manifest(folder / "manifest.json", manifest=manifest)
+    files = [folder / "manifest.json", *(folder / entry["path"] for entry in manifest["files"])]
+    assert len(reports) == len(files) - 1
+    assert {f.name: opened[f.resolve()] for f in files} == {f.name: 1 for f in files}
