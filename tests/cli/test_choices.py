@@ -7,7 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from w2c_tui.cli import app, choices
-from w2c_tui.io.detect import KINDS
+from w2c_tui.io.importers import KINDS
 from w2c_tui.runs.local.loading import DTYPES
 from w2c_tui.services.metrics import Against
 from w2c_tui.services.readings import UnitKind

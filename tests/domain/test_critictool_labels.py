@@ -15,7 +15,7 @@ from w2c_tui.domain.critictool_labels import (
     options,
     questions,
 )
-from w2c_tui.io.critictool import read_critictool
+from w2c_tui.io.importers.critictool import read_critictool
 from w2c_tui.runs.critictool.parse import parse_reply
 from w2c_tui.runs.critictool.self_critique import self_critique
 

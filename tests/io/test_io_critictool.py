@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from w2c_tui.domain.critictool import FINISH_ACTION, ToolParam
+from w2c_tui.domain.critictool import FINISH_ACTION, CriticFile, ToolParam
 from w2c_tui.domain.critictool_prompts import ANCHOR, INSTRUCTIONS
-from w2c_tui.io.critictool import looks_like_critictool, read_critictool
+from w2c_tui.io.importers import critictool, detect_kind, read_input
+from w2c_tui.io.importers.critictool import looks_like_critictool, read_critictool
 
 CT = Path(__file__).resolve().parent / "fixtures" / "critictool"
 DATASET = CT / "dataset"
@@ -170,3 +171,26 @@ def test_other_files_do_not_look_like_critictool(tmp_path: Path, content: str) -
     path.write_text(content, encoding="utf-8")
     assert not looks_like_critictool(path)
     assert not looks_like_critictool(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("head", "expected"),
+    [
+        ('{\n  "a": {\n    "query_prompt": [{"role": "system", "content": "long', True),
+        ('{"a": {"ground_truth": {"thought": "cut', True),
+        ('{"uuid": "x", "question": {"text": "cut', False),
+        ('{"a": {"messages": [{"role": "user", "content": "cut', False),
+        ('[{"query_prompt": [', False),
+    ],
+)
+def test_a_first_record_longer_than_the_head(head: str, expected: bool) -> None:
+    assert critictool.looks_like(head, whole=False) is expected
+    assert not critictool.looks_like(head, whole=True)  # all of the file, and not JSON
+
+
+@pytest.mark.parametrize("path", [p for p, *_ in KINDS], ids=lambda p: p.name)
+def test_the_registry_tells_critictool_files(path: Path) -> None:
+    assert detect_kind(path) == "critictool"
+    read = read_input(path)
+    assert isinstance(read, CriticFile)
+    assert read.samples == read_critictool(path).samples

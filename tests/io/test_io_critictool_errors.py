@@ -13,7 +13,7 @@ import pytest
 from w2c_tui.domain.critictool import SampleError
 from w2c_tui.domain.critictool_prompts import INSTRUCTIONS
 from w2c_tui.domain.errors import InputError
-from w2c_tui.io.critictool import read_critictool
+from w2c_tui.io.importers.critictool import read_critictool
 
 CT = Path(__file__).resolve().parent / "fixtures" / "critictool" / "dataset"
 INTERNAL = json.loads((CT / "internal_error/base_data_wo_cot.json").read_text(encoding="utf-8"))

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from w2c_tui.domain.errors import InputError
-from w2c_tui.io.detect import KINDS, detect_kind, read_bundle
+from w2c_tui.io.importers import IMPORTERS, KINDS, detect_kind, read_bundle
 
 WriteLines = Callable[..., Path]
 Item = Callable[..., dict[str, Any]]
@@ -119,3 +119,10 @@ def test_given_kind_skips_detection(write_lines: WriteLines, item: Item) -> None
     with pytest.raises(InputError) as caught:
         read_bundle(path, "official_judge")
     assert caught.value.field == "judge_response"
+
+
+def test_the_registry_holds_every_kind_once() -> None:
+    kinds = [importer.kind for importer in IMPORTERS]
+    assert sorted(kinds) == sorted([*KINDS, "critictool"])
+    assert kinds[0] == "critictool"  # asked first: the other sniffs read the first JSON line
+    assert [i.kind for i in IMPORTERS if i.folders] == ["api_suite"]

@@ -19,7 +19,7 @@ def test_bom_blank_lines_and_crlf(tmp_path: Path) -> None:
     path = tmp_path / "a.jsonl"
     path.write_bytes(b'\xef\xbb\xbf{"a": 1}\r\n\r\n   \n{"b": 2}')
     assert _objects(path) == [(1, {"a": 1}), (4, {"b": 2})]
-    assert first_object(path) == (1, {"a": 1})
+    assert first_object(path, read_bytes(path)) == (1, {"a": 1})
 
 
 def test_line_separator_inside_a_string_is_not_a_line_break(tmp_path: Path) -> None:

@@ -12,8 +12,8 @@ import pytest
 from w2c_tui.domain.errors import InputError
 from w2c_tui.domain.labels import Label, RaterKind, VerdictStatus
 from w2c_tui.domain.records import ImportBundle
-from w2c_tui.io.detect import read_bundle
-from w2c_tui.io.lm_eval import argmax, task_name
+from w2c_tui.io.importers import read_bundle
+from w2c_tui.io.importers.lm_eval_samples import argmax, task_name
 from w2c_tui.io.options import ReadOptions
 
 SAMPLES = "lm_eval/tiny-model/samples_when2call-qwen2_5_2026-01-02T03-04-05.678901.jsonl"

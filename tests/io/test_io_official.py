@@ -11,7 +11,7 @@ import pytest
 
 from w2c_tui.domain.errors import InputError
 from w2c_tui.domain.labels import Label, RaterKind, VerdictStatus
-from w2c_tui.io.detect import detect_kind, read_bundle
+from w2c_tui.io.importers import detect_kind, read_bundle
 from w2c_tui.io.options import ReadOptions
 
 JUDGE = "official_judge_tiny-model.jsonl"

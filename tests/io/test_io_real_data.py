@@ -10,7 +10,7 @@ import pytest
 
 from w2c_tui.domain.labels import Label, RaterKind, VerdictStatus
 from w2c_tui.domain.records import ImportBundle
-from w2c_tui.io.detect import detect_kind, read_bundle
+from w2c_tui.io.importers import detect_kind, read_bundle
 
 JUDGE_FILE = "when2call/when2call_test_llm_judge.jsonl"
 JUDGE_FILE_SHA256 = "0b710578e3b02479e5acf5688140ec5edf71383fa5c093481c7536b57fd13b25"

@@ -11,7 +11,7 @@ import pytest
 
 from w2c_tui.domain.errors import InputError
 from w2c_tui.domain.labels import ItemKind, Label
-from w2c_tui.io.detect import detect_kind, read_bundle
+from w2c_tui.io.importers import detect_kind, read_bundle
 
 SFT = "when2call_train_sft_tiny.jsonl"
 PREF = "when2call_train_pref_tiny.jsonl"

@@ -11,12 +11,19 @@ import pytest
 
 from w2c_tui.domain.errors import InputError
 from w2c_tui.domain.labels import ItemKind, Label
-from w2c_tui.io.detect import read_bundle
-from w2c_tui.io.when2call import read
+from w2c_tui.domain.records import ImportBundle
+from w2c_tui.io.importers import read_bundle
+from w2c_tui.io.importers.base import Source
+from w2c_tui.io.importers.when2call_test import read as read_source
+from w2c_tui.io.options import ReadOptions
 
 WriteLines = Callable[..., Path]
 Item = Callable[..., dict[str, Any]]
 CANONICAL = ["direct", "tool_call", "request_for_info", "cannot_answer"]
+
+
+def read(path: Path) -> ImportBundle:
+    return read_source(Source(path), ReadOptions())
 
 
 def test_a_valid_file(write_lines: WriteLines, item: Item, tool: dict[str, Any]) -> None:

@@ -14,7 +14,7 @@ from critic_judge_data import ANSWER, DATASET, EXTERNAL, INTERNAL_JUDGED, Q
 from w2c_tui.domain.critictool import Step
 from w2c_tui.domain.critictool_labels import CriticLabel, ErrorCategory, Policy
 from w2c_tui.domain.runs import RunStartError, Task
-from w2c_tui.io.critictool import read_critictool
+from w2c_tui.io.importers.critictool import read_critictool
 from w2c_tui.runs.critictool import judge, judge_prompt
 
 

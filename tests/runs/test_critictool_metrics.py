@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from tiny_similarity import one_thread_similarity
 
-from w2c_tui.io.critictool import read_critictool
+from w2c_tui.io.importers.critictool import read_critictool
 from w2c_tui.runs.critictool.metrics_external import ExternalScore, score_external_file
 from w2c_tui.runs.critictool.metrics_internal import InternalScore, score_internal_file
 from w2c_tui.runs.critictool.similarity import SentenceSimilarity

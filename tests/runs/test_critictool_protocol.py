@@ -11,7 +11,7 @@ import pytest
 
 from w2c_tui.domain.critictool import ExternalMode, Sample
 from w2c_tui.domain.critictool_prompts import ANCHOR, INSTRUCTIONS
-from w2c_tui.io.critictool import read_critictool
+from w2c_tui.io.importers.critictool import read_critictool
 from w2c_tui.runs.critictool.protocol import (
     ExternalLoop,
     Messages,

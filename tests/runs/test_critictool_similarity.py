@@ -40,7 +40,7 @@ def test_nothing_heavy_is_imported_with_the_critictool_modules() -> None:
     modules = ["torch", "sentence_transformers", "numpy", "transformers", "openai"]
     code = (
         "import sys\n"
-        "import w2c_tui.io.critictool, w2c_tui.runs.critictool.protocol\n"
+        "import w2c_tui.io.importers.critictool, w2c_tui.runs.critictool.protocol\n"
         "import w2c_tui.runs.critictool.metrics_external, w2c_tui.runs.critictool.summary\n"
         f"print([m for m in {modules!r} if m in sys.modules])"
     )

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from w2c_tui.cli import app
 from w2c_tui.domain.critictool import SampleError
 from w2c_tui.domain.errors import InputError, NotFoundError
-from w2c_tui.io.critictool import read_critictool
+from w2c_tui.io.importers.critictool import read_critictool
 from w2c_tui.runs.critictool.parse import parse_reply
 from w2c_tui.services import Services
 

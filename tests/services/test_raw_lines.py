@@ -9,7 +9,7 @@ from sqlalchemy import text
 
 from w2c_tui.domain.labels import Label
 from w2c_tui.domain.outcomes import CleanOptions, ItemFormat
-from w2c_tui.io.when2call_out import LineSource, official_line
+from w2c_tui.io.exporters.when2call import LineSource, official_line
 from w2c_tui.services import Services
 
 NAME = "when2call_test_llm_judge"

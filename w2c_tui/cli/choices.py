@@ -45,7 +45,7 @@ class ExportFormat(StrEnum):
 
 
 class ImportKind(StrEnum):
-    """What `w2c import --kind` can force (io.detect.KINDS, and CriticTool files)."""
+    """What `w2c import --kind` can force (io.importers.KINDS, and CriticTool files)."""
 
     WHEN2CALL_TEST = "when2call_test"
     WHEN2CALL_SFT = "when2call_sft"

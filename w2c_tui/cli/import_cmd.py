@@ -84,9 +84,14 @@ def import_files(
     reports: list[ImportReport] = []
     with services(ctx) as svc:
         for path in paths:
-            if svc.imports.is_manifest_folder(path):
+            manifest = svc.imports.folder_manifest(path)
+            if manifest is not None:
                 done = svc.imports.import_manifest(
-                    path / "manifest.json", dataset=dataset, dry_run=dry_run, strict=strict
+                    path / "manifest.json",
+                    dataset=dataset,
+                    dry_run=dry_run,
+                    strict=strict,
+                    manifest=manifest,
                 )
             else:
                 with _progress(path) as progress:

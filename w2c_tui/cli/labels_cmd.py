@@ -11,7 +11,7 @@ import typer
 from w2c_tui.cli.choices import ExportFormat as Format
 from w2c_tui.cli.context import checked_name, services
 from w2c_tui.cli.output import write_output
-from w2c_tui.io.records_out import records_text
+from w2c_tui.io.exporters.records import records_text
 
 labels_app = typer.Typer(help="Human labels.", no_args_is_help=True)
 

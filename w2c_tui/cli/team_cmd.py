@@ -319,7 +319,7 @@ def adjudications_export(
 ) -> None:
     """Every current adjudication: unit, decision, adjudicator, note, and the human labels it
     resolved (with the majority it replaced, if any)."""
-    from w2c_tui.io.records_out import records_text
+    from w2c_tui.io.exporters.records import records_text
 
     with services(ctx) as svc:
         rows = svc.adjudication.export(svc.datasets.resolve(dataset))

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -14,10 +11,10 @@ import typer
 from w2c_tui.cli.choices import ExportFormat
 from w2c_tui.cli.context import ID_MAX, services
 from w2c_tui.cli.output import write_output
-from w2c_tui.io.csvcell import safe_row
+from w2c_tui.io.exporters.records import records_text
+from w2c_tui.io.exporters.run_results import result_records
 
 verdicts_app = typer.Typer(help="Verdicts of runs.", no_args_is_help=True)
-LABELS = ["direct", "tool_call", "request_for_info", "cannot_answer"]
 
 
 @verdicts_app.command("export")
@@ -36,57 +33,10 @@ def export(
     with services(ctx) as svc:
         rows = svc.runs.results(run)
         database = svc.database_file()
-    records = []
-    for row in rows:
-        scores = row["scores"]
-        record = {
-            "uuid": row["uuid"],
-            "sample_index": row["sample_index"],
-            "label": row["label"],
-            "status": row["status"],
-            "raw": row["raw"],
-            "response": row["response"],
-            "error": row["error"],
-            "retries": row["retries"],
-        }
-        if "answers" in row:  # a CriticTool judge's answers (JSON lines only)
-            record["answers"] = row["answers"]
-        if "loglikelihoods" in scores:
-            record.update(
-                loglikelihoods=scores["loglikelihoods"],
-                pred_raw=scores.get("pred_raw"),
-                pred_norm=scores.get("pred_norm"),
-            )
-        records.append(record)
-    buffer = io.StringIO()
-    if fmt is ExportFormat.JSONL:
-        for record in records:
-            buffer.write(json.dumps(record, ensure_ascii=False) + "\n")
-    else:
-        fields = [
-            "uuid",
-            "sample_index",
-            "label",
-            "status",
-            "pred_raw",
-            "pred_norm",
-            *[f"ll_{label}" for label in LABELS],
-            "raw",
-            "response",
-            "error",
-            "retries",
-        ]
-        writer = csv.DictWriter(buffer, fieldnames=fields, extrasaction="ignore")
-        writer.writeheader()
-        for record in records:
-            flat = dict(record)
-            for label, value in zip(
-                LABELS, record.get("loglikelihoods") or [None] * 4, strict=True
-            ):
-                flat[f"ll_{label}"] = value
-            writer.writerow(safe_row(flat))
+    records, fields = result_records(rows, fmt.value)
+    text = records_text(records, fmt.value, fields)
     if output is None:
-        sys.stdout.write(buffer.getvalue())
+        sys.stdout.write(text)
         return
-    write_output(output, buffer.getvalue(), database)
+    write_output(output, text, database)
     typer.echo(f"wrote {len(records)} line(s) to {output}", err=True)

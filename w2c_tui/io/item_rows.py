@@ -7,7 +7,7 @@ from typing import Any
 
 from w2c_tui.domain.labels import LABELS
 from w2c_tui.domain.outcomes import CleanItem
-from w2c_tui.io.tabular_out import Column, ColumnType
+from w2c_tui.io.exporters.tabular import Column, ColumnType
 
 INT, LIST = ColumnType.INT, ColumnType.TEXT_LIST
 

@@ -157,20 +157,11 @@ def iter_lines(
             yield number, value, raw.decode("utf-8")
 
 
-def first_object(path: Path) -> tuple[int, dict[str, Any]] | None:
-    """The first non-blank line's object, reading no further than it; None for an empty file."""
-    check_regular(path)
-    limit = max_input_bytes()
-    try:
-        with path.open("rb") as handle:
-            for number, raw in enumerate(iter(lambda: handle.readline(limit + 1), b""), start=1):
-                if len(raw) > limit:
-                    raise InputError(str(path), f"a line longer than {limit:,} bytes", line=number)
-                if number == 1:
-                    raw = raw.removeprefix(BOM)
-                value = _parse_line(path, number, raw.rstrip(b"\r\n"))
-                if value is not None:
-                    return number, value
-    except OSError as error:
-        raise InputError(str(path), f"cannot read: {error.strerror or error}") from error
+def first_object(path: Path, data: bytes) -> tuple[int, dict[str, Any]] | None:
+    """The first non-blank line's object in `data` (read from `path`), parsing no further than
+    it; None when there is none."""
+    for number, raw, _consumed in _physical_lines(data):
+        value = _parse_line(path, number, raw)
+        if value is not None:
+            return number, value
     return None

@@ -16,7 +16,7 @@ from typing import Any
 from w2c_tui.db.store import Store
 from w2c_tui.domain.qa import QA_FLAGS, flag_text
 from w2c_tui.domain.review import UnitKind
-from w2c_tui.io.tabular_out import Column, ColumnType
+from w2c_tui.io.exporters.tabular import Column, ColumnType
 from w2c_tui.services.readings import Readings, build_readings
 
 ORDER = {f.code: n for n, f in enumerate(QA_FLAGS)}

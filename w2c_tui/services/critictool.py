@@ -16,7 +16,7 @@ from w2c_tui.domain.critictool_stored import (
 from w2c_tui.domain.errors import InputError
 from w2c_tui.domain.records import ImportReport
 from w2c_tui.domain.runs import RunConfig, RunStartError
-from w2c_tui.io.critictool import looks_like_critictool, read_critictool
+from w2c_tui.io.importers.critictool import read_critictool
 from w2c_tui.runs.critictool.protocol import ProtocolError
 from w2c_tui.runs.critictool.runner import critic_describe, parsed_round
 
@@ -44,11 +44,6 @@ class CriticService:
     def __init__(self, store: Store) -> None:
         self._store = store
 
-    @staticmethod
-    def is_critictool(path: Path) -> bool:
-        """True when `path` holds CriticTool records (detected from the content)."""
-        return looks_like_critictool(path)
-
     def import_file(
         self,
         path: Path,
@@ -62,7 +57,20 @@ class CriticService:
         Samples are matched by content (`item_sha256`): importing the same file again changes
         nothing, and a predictions file attaches its predictions to the samples a dataset file
         brought in (or brings them in itself). Predictions need `target_model`."""
-        critic_file = read_critictool(path)
+        return self.import_read(
+            read_critictool(path), dataset=dataset, target_model=target_model, dry_run=dry_run
+        )
+
+    def import_read(
+        self,
+        critic_file: CriticFile,
+        *,
+        dataset: str | None = None,
+        target_model: str | None = None,
+        dry_run: bool = False,
+    ) -> ImportReport:
+        """Import a CriticTool file already read (`import_file`)."""
+        path = critic_file.path
         predictions = prediction_sets(critic_file)
         if predictions and not target_model:
             raise InputError(

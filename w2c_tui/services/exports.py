@@ -17,9 +17,9 @@ from w2c_tui.domain.outcomes import (
     TableFormat,
 )
 from w2c_tui.io.changelog import changelog_markdown
+from w2c_tui.io.exporters.tabular import commit, write_rows, write_text_tmp
+from w2c_tui.io.exporters.when2call import LineSource, official_line
 from w2c_tui.io.item_rows import ITEM_COLUMNS, item_row
-from w2c_tui.io.tabular_out import commit, write_rows, write_text_tmp
-from w2c_tui.io.when2call_out import LineSource, official_line
 from w2c_tui.paths import exports_dir
 from w2c_tui.services.analysis_table import AnalysisTable, analysis_table
 from w2c_tui.services.cleaning import CleaningService

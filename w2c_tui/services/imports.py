@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from w2c_tui.db.store import Store
+from w2c_tui.domain.critictool import CriticFile
 from w2c_tui.domain.errors import InputError, NotFoundError
 from w2c_tui.domain.names import name_problem
 from w2c_tui.domain.records import ImportReport
-from w2c_tui.io.critictool import looks_like_critictool
-from w2c_tui.io.detect import read_bundle
+from w2c_tui.io.importers import read_input
 from w2c_tui.io.options import ReadOptions
 from w2c_tui.paths import demo_dir
 from w2c_tui.services.datasets import DatasetService
@@ -19,7 +20,6 @@ from w2c_tui.services.datasets import DatasetService
 ProgressCallback = Callable[[int, int], None]
 
 DEMO_DATASET = "demo"
-CRITIC_KIND = "critictool"
 
 
 class ImportService:
@@ -43,13 +43,9 @@ class ImportService:
         """Import one file or run folder; InputError leaves the store untouched."""
         if not path.exists():
             raise InputError(str(path), "no such file or folder")
-        if kind == CRITIC_KIND or (kind is None and path.is_file() and looks_like_critictool(path)):
-            from w2c_tui.services.critictool import CriticService
-
-            return CriticService(self._store).import_file(
-                path, dataset=dataset, target_model=options.target_model, dry_run=dry_run
-            )
-        bundle = read_bundle(path, kind, options, progress)
+        bundle = read_input(path, kind, options, progress)
+        if isinstance(bundle, CriticFile):
+            return self._critic(bundle, dataset, options, dry_run=dry_run)
         if bundle.items:
             name = dataset or bundle.default_dataset or path.stem
             problem = name_problem(name)
@@ -69,6 +65,17 @@ class ImportService:
                 ) from error
         return self._store.imports.apply(bundle, name, dry_run=dry_run, strict=strict)
 
+    def _critic(
+        self, critic_file: CriticFile, dataset: str | None, options: ReadOptions, *, dry_run: bool
+    ) -> ImportReport:
+        # late, as before: services.critictool loads runs.critictool, which the TUI's start-up
+        # (and every served session's) must not wait for
+        from w2c_tui.services.critictool import CriticService
+
+        return CriticService(self._store).import_read(
+            critic_file, dataset=dataset, target_model=options.target_model, dry_run=dry_run
+        )
+
     def demo_manifest(self) -> Path:
         """The bundled demo's manifest (package data: w2c_tui/demo/manifest.json)."""
         return demo_dir() / "manifest.json"
@@ -81,17 +88,17 @@ class ImportService:
         return self.import_manifest(manifest_path, progress=progress)
 
     @staticmethod
-    def is_manifest_folder(path: Path) -> bool:
-        """A folder whose manifest.json lists its files (`{"dataset", "files": [...]}`), as the
-        bundled demo's does."""
+    def folder_manifest(path: Path) -> dict[str, Any] | None:
+        """The manifest of a folder whose manifest.json lists its files (`{"dataset", "files":
+        [...]}`, as the bundled demo's does); None for anything else."""
         manifest = path / "manifest.json"
         if not (path.is_dir() and manifest.is_file()):
-            return False
+            return None
         try:
             data = json.loads(manifest.read_text(encoding="utf-8-sig"))
         except (OSError, ValueError):
-            return False
-        return isinstance(data, dict) and isinstance(data.get("files"), list)
+            return None
+        return data if isinstance(data, dict) and isinstance(data.get("files"), list) else None
 
     def import_manifest(
         self,
@@ -101,10 +108,13 @@ class ImportService:
         dry_run: bool = False,
         strict: bool = False,
         progress: ProgressCallback | None = None,
+        manifest: dict[str, Any] | None = None,
     ) -> list[ImportReport]:
         """Import every file a manifest lists, in its order (items first), each whole or not at
-        all; entries may name the file's kind, target model, judge and scorer."""
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8-sig"))
+        all; entries may name the file's kind, target model, judge and scorer. `manifest`: the
+        file's content when already read (`folder_manifest`)."""
+        if manifest is None:
+            manifest = json.loads(manifest_path.read_text(encoding="utf-8-sig"))
         name = dataset or manifest.get("dataset", DEMO_DATASET)
         reports: list[ImportReport] = []
         for number, entry in enumerate(manifest["files"], start=1):
@@ -120,7 +130,10 @@ class ImportService:
             path = manifest_path.parent / entry["path"]
             if dry_run and reports and not self._dataset_exists(name):
                 # the items are not stored on a dry run: results can only be read and checked
-                bundle = read_bundle(path, entry.get("kind"), options, progress)
+                bundle = read_input(path, entry.get("kind"), options, progress)
+                if isinstance(bundle, CriticFile):  # needs no items: checked as imported
+                    reports.append(self._critic(bundle, name, options, dry_run=True))
+                    continue
                 reports.append(
                     ImportReport(
                         path=str(path),

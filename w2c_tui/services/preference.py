@@ -24,9 +24,9 @@ from w2c_tui.domain.outcomes import (
     PreferencePair,
     Ratio,
 )
-from w2c_tui.io.preference_out import preference_line
-from w2c_tui.io.records_out import records_text
-from w2c_tui.io.tabular_out import commit, write_text_tmp
+from w2c_tui.io.exporters.preference import preference_line
+from w2c_tui.io.exporters.records import records_text
+from w2c_tui.io.exporters.tabular import commit, write_text_tmp
 from w2c_tui.paths import exports_dir
 from w2c_tui.services.cleaning import CleaningService
 

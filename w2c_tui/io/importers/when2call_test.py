@@ -7,7 +7,9 @@ from typing import Any
 
 from w2c_tui.domain.labels import LABELS, ItemKind
 from w2c_tui.domain.records import ImportBundle, ItemRecord
-from w2c_tui.io.jsonl import Progress, ProgressCallback, iter_lines, read_bytes, sha256_hex
+from w2c_tui.io.importers.base import Importer, Source
+from w2c_tui.io.jsonl import Progress, ProgressCallback, iter_lines, sha256_hex
+from w2c_tui.io.options import ReadOptions
 from w2c_tui.io.validate import (
     LABEL_NAMES,
     fail,
@@ -124,9 +126,11 @@ def parse_item(obj: dict[str, Any], path: Path, line: int, raw: str | None = Non
     )
 
 
-def read(path: Path, progress: ProgressCallback | None = None) -> ImportBundle:
+def read(
+    source: Source, _options: ReadOptions, progress: ProgressCallback | None = None
+) -> ImportBundle:
     """Every item of a When2Call test file; an InputError on the first bad line."""
-    data = read_bytes(path)
+    path, data = source.path, source.data
     tracker = Progress(progress, len(data))
     items: list[ItemRecord] = []
     first_line: dict[str, int] = {}
@@ -151,3 +155,13 @@ def read(path: Path, progress: ProgressCallback | None = None) -> ImportBundle:
         notes=notes,
         default_dataset=path.stem,
     )
+
+
+def sniff(source: Source) -> bool:
+    """The first line has uuid, question and answers."""
+    return {"uuid", "question", "answers"} <= source.first_keys
+
+
+IMPORTER = Importer(
+    KIND, sniff, read, "when2call_test: uuid, question, answers (and correct_answer)"
+)

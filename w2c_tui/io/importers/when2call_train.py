@@ -10,7 +10,9 @@ from typing import Any
 
 from w2c_tui.domain.labels import ItemKind, Label
 from w2c_tui.domain.records import ImportBundle, ItemRecord
-from w2c_tui.io.jsonl import Progress, ProgressCallback, iter_objects, read_bytes, sha256_hex
+from w2c_tui.io.importers.base import Importer, Source
+from w2c_tui.io.jsonl import Progress, ProgressCallback, iter_objects, sha256_hex
+from w2c_tui.io.options import ReadOptions
 from w2c_tui.io.validate import (
     canonical_json,
     fail,
@@ -150,8 +152,10 @@ def parse_pref(obj: dict[str, Any], path: Path, line: int, counts: _Counts) -> I
 Parser = Callable[[dict[str, Any], Path, int, _Counts], ItemRecord]
 
 
-def _read(path: Path, kind: str, parse: Parser, progress: ProgressCallback | None) -> ImportBundle:
-    data = read_bytes(path)
+def _read(
+    source: Source, kind: str, parse: Parser, progress: ProgressCallback | None
+) -> ImportBundle:
+    path, data = source.path, source.data
     tracker = Progress(progress, len(data))
     counts = _Counts()
     items: list[ItemRecord] = []
@@ -193,11 +197,31 @@ def _read(path: Path, kind: str, parse: Parser, progress: ProgressCallback | Non
     )
 
 
-def read_sft(path: Path, progress: ProgressCallback | None = None) -> ImportBundle:
+def read_sft(
+    source: Source, _options: ReadOptions, progress: ProgressCallback | None = None
+) -> ImportBundle:
     """Every record of a When2Call SFT train file."""
-    return _read(path, SFT_KIND, parse_sft, progress)
+    return _read(source, SFT_KIND, parse_sft, progress)
 
 
-def read_pref(path: Path, progress: ProgressCallback | None = None) -> ImportBundle:
+def read_pref(
+    source: Source, _options: ReadOptions, progress: ProgressCallback | None = None
+) -> ImportBundle:
     """Every record of a When2Call preference train file."""
-    return _read(path, PREF_KIND, parse_pref, progress)
+    return _read(source, PREF_KIND, parse_pref, progress)
+
+
+def sniff_sft(source: Source) -> bool:
+    """The first line has messages and tools."""
+    return {"messages", "tools"} <= source.first_keys
+
+
+def sniff_pref(source: Source) -> bool:
+    """The first line has chosen_response or rejected_response."""
+    return bool(source.first_keys & {"chosen_response", "rejected_response"})
+
+
+SFT = Importer(SFT_KIND, sniff_sft, read_sft, "when2call_sft: messages and tools")
+PREF = Importer(
+    PREF_KIND, sniff_pref, read_pref, "when2call_pref: chosen_response or rejected_response"
+)

@@ -10,7 +10,8 @@ from typing import Any
 
 from w2c_tui.domain.errors import InputError
 from w2c_tui.domain.records import ImportBundle, ResponseRecord, VerdictRecord
-from w2c_tui.io import api_suite_records as rec
+from w2c_tui.io.importers import api_suite_records as rec
+from w2c_tui.io.importers.base import Importer, Source
 from w2c_tui.io.jsonl import Progress, ProgressCallback, iter_objects, read_bytes, sha256_hex
 from w2c_tui.io.options import ReadOptions
 
@@ -210,11 +211,14 @@ def _folder_sha256(parts: list[tuple[str, bytes]]) -> str:
 
 
 def read(
-    path: Path, options: ReadOptions, progress: ProgressCallback | None = None
+    source: Source, options: ReadOptions, progress: ProgressCallback | None = None
 ) -> ImportBundle:
     """Responses and verdicts of an API-suite run folder or of one of its checkpoint files."""
+    path = source.path
     named, manifest = _files(path)
-    contents = [(file, name, read_bytes(file)) for file, name in named]
+    contents = [
+        (file, name, read_bytes(file) if path.is_dir() else source.data) for file, name in named
+    ]
     parts = [(name, data) for _, name, data in contents]
     run = _Run(options, {})
     if manifest is not None:
@@ -258,3 +262,46 @@ def read(
         verdicts=tuple(run.verdicts),
         notes=tuple(run.notes),
     )
+
+
+def _is_run_folder(path: Path) -> bool:
+    if (path / CHECKPOINTS).is_dir():
+        return True
+    manifest = path / MANIFEST
+    if manifest.is_file():
+        try:
+            data = json.loads(manifest.read_text(encoding="utf-8-sig"))
+        except (OSError, ValueError) as error:
+            raise InputError(str(manifest), f"cannot read the run manifest: {error}") from error
+        if isinstance(data, dict) and data.keys() & {"fingerprint", "config", "schema_version"}:
+            return True
+        raise InputError(
+            str(path),
+            "this folder's manifest.json is not an API-suite run "
+            "manifest (no fingerprint/config): import its files one by one",
+        )
+    raise InputError(
+        str(path),
+        "a folder is read only as an API-suite run: expected "
+        "manifest.json and/or checkpoints/ in it",
+    )
+
+
+def sniff(source: Source) -> bool:
+    """A run folder (checkpoints/, or a run manifest), or a file whose first line has the fields
+    of a checkpoint record; a folder that is not a run is an InputError saying so."""
+    if source.is_dir:
+        return _is_run_folder(source.path)
+    return rec.checkpoint_type(source.first[1]) is not None
+
+
+IMPORTER = Importer(
+    KIND,
+    sniff,
+    read,
+    "api_suite checkpoint: target_responses (uuid, raw_text), judge_decisions (uuid, "
+    "predicted_label, judge_raw), mcq_predictions (uuid, predicted_index, raw_mcq_output), "
+    "mcq_logprob_predictions (uuid, predicted_label_raw), audit_fallbacks (fallback_type, "
+    "pipeline)",
+    folders=True,
+)

@@ -9,7 +9,8 @@ from typing import Any
 
 from w2c_tui.domain.labels import RaterKind, VerdictStatus
 from w2c_tui.domain.records import ImportBundle, RaterSpec, ResponseRecord, VerdictRecord
-from w2c_tui.io.jsonl import Progress, ProgressCallback, iter_objects, read_bytes, sha256_hex
+from w2c_tui.io.importers.base import Importer, Source
+from w2c_tui.io.jsonl import Progress, ProgressCallback, iter_objects, sha256_hex
 from w2c_tui.io.options import ReadOptions
 from w2c_tui.io.validate import fail, label_or_none, require, require_dict, require_str
 
@@ -78,10 +79,10 @@ def _repeat_note(uuids: list[str]) -> list[str]:
 
 
 def read_judge(
-    path: Path, options: ReadOptions, progress: ProgressCallback | None = None
+    source: Source, options: ReadOptions, progress: ProgressCallback | None = None
 ) -> ImportBundle:
     """One response and one judge verdict per line of run_openai_judge.py's output."""
-    data = read_bytes(path)
+    path, data = source.path, source.data
     model, model_note = _target_model(path, options)
     rater = RaterSpec(RaterKind.JUDGE, name=options.judge or JUDGE_NAME, config=dict(JUDGE_CONFIG))
     tracker = Progress(progress, len(data))
@@ -116,10 +117,10 @@ def read_judge(
 
 
 def read_inference(
-    path: Path, options: ReadOptions, progress: ProgressCallback | None = None
+    source: Source, options: ReadOptions, progress: ProgressCallback | None = None
 ) -> ImportBundle:
     """One response per line of run_openai_inference.py's output (an item plus its reply)."""
-    data = read_bytes(path)
+    path, data = source.path, source.data
     model, model_note = _target_model(path, options)
     tracker = Progress(progress, len(data))
     responses = [
@@ -143,3 +144,21 @@ def read_inference(
         responses=tuple(responses),
         notes=tuple(notes),
     )
+
+
+def sniff_judge(source: Source) -> bool:
+    """The first line has judge_response or judge_prompt."""
+    return bool(source.first_keys & {"judge_response", "judge_prompt"})
+
+
+def sniff_inference(source: Source) -> bool:
+    """The first line has uuid and model_response."""
+    return {"model_response", "uuid"} <= source.first_keys
+
+
+JUDGE = Importer(
+    JUDGE_KIND, sniff_judge, read_judge, "official_judge: judge_response or judge_prompt"
+)
+INFERENCE = Importer(
+    INFERENCE_KIND, sniff_inference, read_inference, "official_inference: uuid and model_response"
+)

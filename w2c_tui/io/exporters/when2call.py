@@ -5,7 +5,7 @@ byte for byte. A relabelled item is its line parsed, `correct_answer` replaced, 
 again with `json.dumps` defaults (the official files' own formatting: ASCII escapes, `", "`
 and `": "` separators, keys in their order). An item imported before lines were kept is
 rebuilt from its stored fields in the official key order; on the published judge file this
-reproduces all 300 lines exactly (tests/io/test_when2call_out.py).
+reproduces all 300 lines exactly (tests/services/test_raw_lines.py).
 """
 
 from __future__ import annotations

@@ -7,17 +7,21 @@ InputError (a SampleError inside a record) naming the file, the line, the sample
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from w2c_tui.domain.critictool import CriticFile, Sample, SampleError, Turn
 from w2c_tui.domain.errors import InputError
-from w2c_tui.io import critictool_records as records
-from w2c_tui.io.critictool_kind import file_kind, source_from_name
-from w2c_tui.io.jsonl import BOM, read_bytes, sha256_hex
+from w2c_tui.io.importers import critictool_records as records
+from w2c_tui.io.importers.base import HEAD_BYTES, Importer, Source, head_text
+from w2c_tui.io.importers.critictool_kind import file_kind, source_from_name
+from w2c_tui.io.jsonl import BOM, ProgressCallback, check_regular, read_bytes, sha256_hex
+from w2c_tui.io.options import ReadOptions
 from w2c_tui.io.validate import type_name
 
+KIND = "critictool"
 _WHITESPACE = " \t\n\r"
 _DECODER = json.JSONDecoder()
 
@@ -92,30 +96,60 @@ def _decode(path: Path, data: bytes) -> str:
         ) from error
 
 
-def looks_like_critictool(path: Path) -> bool:
-    """True when `path` is one JSON object whose first value is a CriticTool record.
+_RECORD_START = re.compile(r'\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\{')
+_RECORD_KEY = re.compile(r'"(?:query_prompt|ground_truth)"\s*:')
 
-    A record has `query_prompt` (a list) and `ground_truth` (an object or a list); nothing is
-    validated beyond that (`read_critictool` does it).
-    """
-    if not path.is_file():
-        return False
+
+def looks_like(head: str, whole: bool) -> bool:
+    """True when `head`, a file's first bytes (all of it when `whole`), is one JSON object whose
+    first value is a CriticTool record: `query_prompt` (a list) and `ground_truth` (an object or
+    a list). Nothing is validated beyond that (`read_critictool` does it). A first record longer
+    than the head is told by how it starts: `{"id": {` and one of the two keys."""
     try:
-        text = _decode(path, read_bytes(path))
-        for _key, _line, value, _text in _Scanner(str(path), text).items():
+        for _key, _line, value, _text in _Scanner("", head).items():
             return (
                 isinstance(value, dict)
                 and isinstance(value.get("query_prompt"), list)
                 and isinstance(value.get("ground_truth"), dict | list)
             )
     except InputError:
-        return False
+        return not whole and bool(_RECORD_START.match(head) and _RECORD_KEY.search(head))
     return False
+
+
+def sniff(source: Source) -> bool:
+    """The file's first bytes are a CriticTool record's (`looks_like`)."""
+    return looks_like(source.head, len(source.data) <= HEAD_BYTES)
+
+
+def looks_like_critictool(path: Path) -> bool:
+    """True when `path` is a file whose first bytes are a CriticTool record's (it reads no
+    more than those)."""
+    if not path.is_file():
+        return False
+    try:
+        check_regular(path)
+        with path.open("rb") as handle:
+            raw = handle.read(HEAD_BYTES + 1)
+    except (InputError, OSError):
+        return False
+    return looks_like(head_text(raw[:HEAD_BYTES]), len(raw) <= HEAD_BYTES)
 
 
 def read_critictool(path: Path) -> CriticFile:
     """Read and validate a whole CriticTool file (dataset or inference output)."""
-    data = read_bytes(path)
+    return parse_critictool(path, read_bytes(path))
+
+
+def read(
+    source: Source, _options: ReadOptions, _progress: ProgressCallback | None = None
+) -> CriticFile:
+    """The registry's reader: `parse_critictool` of the bytes read once."""
+    return parse_critictool(source.path, source.data)
+
+
+def parse_critictool(path: Path, data: bytes) -> CriticFile:
+    """Validate a whole CriticTool file (dataset or inference output) from its bytes."""
     text = _decode(path, data)
     where_name = str(path)
     samples: list[Sample] = []
@@ -175,3 +209,6 @@ def _sample(where: records.Where, record: Any, raw: str) -> Sample:
         item_sha256=records.item_sha256(original, record),
         line=where.line,
     )
+
+
+IMPORTER = Importer(KIND, sniff, read)

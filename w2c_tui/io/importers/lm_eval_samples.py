@@ -11,7 +11,9 @@ from typing import Any
 from w2c_tui.domain.errors import InputError
 from w2c_tui.domain.labels import LABELS, Label, RaterKind, VerdictStatus
 from w2c_tui.domain.records import ImportBundle, RaterSpec, VerdictRecord
-from w2c_tui.io.jsonl import Progress, ProgressCallback, iter_objects, read_bytes, sha256_hex
+from w2c_tui.io.importers.base import Importer, Source
+from w2c_tui.io.importers.when2call_test import ANSWER_SYNONYMS
+from w2c_tui.io.jsonl import Progress, ProgressCallback, iter_objects, sha256_hex
 from w2c_tui.io.options import ReadOptions
 from w2c_tui.io.validate import (
     LABEL_NAMES,
@@ -23,7 +25,6 @@ from w2c_tui.io.validate import (
     require_str,
     wrong_type,
 )
-from w2c_tui.io.when2call import ANSWER_SYNONYMS
 
 KIND = "lm_eval_samples"
 SOURCE = "lm-evaluation-harness"
@@ -223,10 +224,10 @@ def _target_model(path: Path, options: ReadOptions) -> tuple[str, str | None]:
 
 
 def read(
-    path: Path, options: ReadOptions, progress: ProgressCallback | None = None
+    source: Source, options: ReadOptions, progress: ProgressCallback | None = None
 ) -> ImportBundle:
     """One log-prob verdict per sample line; an InputError on the first bad line."""
-    data = read_bytes(path)
+    path, data = source.path, source.data
     task = task_name(path)
     model, model_note = _target_model(path, options)
     rater = RaterSpec(
@@ -260,3 +261,14 @@ def read(
         verdicts=tuple(verdicts),
         notes=tuple(notes),
     )
+
+
+def sniff(source: Source) -> bool:
+    """The first line has a `doc` object and resps, filtered_resps or doc_id."""
+    _line, obj = source.first
+    return isinstance(obj.get("doc"), dict) and bool(
+        obj.keys() & {"resps", "filtered_resps", "doc_id"}
+    )
+
+
+IMPORTER = Importer(KIND, sniff, read, "lm_eval_samples: doc with resps, filtered_resps or doc_id")

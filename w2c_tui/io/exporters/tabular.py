@@ -10,14 +10,15 @@ from __future__ import annotations
 import importlib
 import json
 import shutil
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from w2c_tui.domain.errors import InputError, MissingExtraError
-from w2c_tui.io.records_out import records_text
+from w2c_tui.io.exporters.csv_writer import csv_text
+from w2c_tui.io.exporters.records import jsonl_text
 
 
 class ColumnType(StrEnum):
@@ -99,30 +100,68 @@ def _write(path: Path, text: str) -> None:
         handle.write(text)
 
 
+TableWriter = Callable[[Sequence[dict[str, Any]], Sequence[Column], Path, Path], None]
+"""Writes rows with their columns at a temporary path (the second) for a target (the first)."""
+
+
+def _write_jsonl(
+    rows: Sequence[dict[str, Any]], columns: Sequence[Column], path: Path, tmp: Path
+) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    names = [c.name for c in columns]
+    _write(tmp, jsonl_text([{n: row.get(n) for n in names} for row in rows]))
+
+
+def _write_csv(
+    rows: Sequence[dict[str, Any]], columns: Sequence[Column], path: Path, tmp: Path
+) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _write(tmp, csv_text(_csv_rows(rows, columns), [c.name for c in columns]))
+
+
+def _write_parquet(
+    rows: Sequence[dict[str, Any]], columns: Sequence[Column], path: Path, tmp: Path
+) -> None:
+    table = arrow_table(rows, columns, "parquet")  # first: a missing extra leaves no trace
+    import pyarrow.parquet as pq  # optional extra, loaded only for this format
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pq.write_table(table, tmp)
+
+
+def _write_hf(
+    rows: Sequence[dict[str, Any]], columns: Sequence[Column], path: Path, tmp: Path
+) -> None:
+    table = arrow_table(rows, columns, "hf")  # first: a missing extra leaves no trace
+    datasets = _datasets()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.exists() and not (path.is_dir() and (path / HF_MARKER).is_file()):
+        raise InputError(str(path), "exists and is not a dataset folder: choose another -o")
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    dataset = datasets.Dataset(datasets.table.InMemoryTable(table))
+    dataset.save_to_disk(str(tmp))
+
+
+TABLE_FORMATS: dict[str, TableWriter] = {
+    "jsonl": _write_jsonl,
+    "csv": _write_csv,
+    "parquet": _write_parquet,
+    "hf": _write_hf,
+}
+"""The formats of table exports (items, the joined table): name → writer."""
+
+
 def write_rows(
     rows: Sequence[dict[str, Any]], columns: Sequence[Column], fmt: str, path: Path
 ) -> Path:
     """Write `rows` as `fmt` (jsonl, csv, parquet, hf) at `path`; returns the temporary path
     that `commit` renames (so a caller can write several files and commit them together)."""
-    tmp = _tmp(path)
-    names = [c.name for c in columns]
-    if fmt in ("parquet", "hf"):  # first: a missing extra leaves no trace
-        table = arrow_table(rows, columns, fmt)
-        hf = _datasets() if fmt == "hf" else None
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if fmt == "jsonl":
-        ordered = [{n: row.get(n) for n in names} for row in rows]
-        _write(tmp, records_text(ordered, "jsonl"))
-    elif fmt == "csv":
-        _write(tmp, records_text(_csv_rows(rows, columns), "csv", names))
-    elif fmt == "parquet":
-        import pyarrow.parquet as pq
-
-        pq.write_table(table, tmp)
-    elif fmt == "hf":
-        _write_hf(hf, table, path, tmp)
-    else:
+    writer = TABLE_FORMATS.get(fmt)
+    if writer is None:
         raise ValueError(f"unknown format {fmt!r}")
+    tmp = _tmp(path)
+    writer(rows, columns, path, tmp)
     return tmp
 
 
@@ -133,15 +172,6 @@ def _datasets() -> Any:
         raise MissingExtraError(
             "the hf format needs the datasets library: pip install 'w2c-tui[hf]'"
         ) from error
-
-
-def _write_hf(datasets: Any, table: Any, path: Path, tmp: Path) -> None:
-    if path.exists() and not (path.is_dir() and (path / HF_MARKER).is_file()):
-        raise InputError(str(path), "exists and is not a dataset folder: choose another -o")
-    if tmp.exists():
-        shutil.rmtree(tmp)
-    dataset = datasets.Dataset(datasets.table.InMemoryTable(table))
-    dataset.save_to_disk(str(tmp))
 
 
 def commit(tmp: Path, path: Path) -> None:

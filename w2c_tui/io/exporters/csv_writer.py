@@ -1,10 +1,10 @@
-"""Flat records as JSON lines or CSV text (CSV cells that a spreadsheet would run are defused)."""
+"""The one CSV writer of every export: a header, then a record per row, each cell defused
+(`csvcell.safe_cell`: text a spreadsheet would run as a formula gets an apostrophe)."""
 
 from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -18,13 +18,10 @@ def list_cell(value: Any) -> Any:
     return safe_cell(value)
 
 
-def records_text(rows: Sequence[dict[str, Any]], fmt: str, fields: Sequence[str] = ()) -> str:
-    """`rows` as JSONL (one object a line) or CSV (header from `fields` or the first row)."""
+def csv_text(rows: Sequence[dict[str, Any]], fields: Sequence[str] = ()) -> str:
+    """`rows` as CSV: the header is `fields` (else the first row's keys), keys not in it are
+    left out, missing ones are empty."""
     buffer = io.StringIO()
-    if fmt == "jsonl":
-        for row in rows:
-            buffer.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")
-        return buffer.getvalue()
     header = list(fields) or (list(rows[0]) if rows else [])
     writer = csv.DictWriter(buffer, fieldnames=header, extrasaction="ignore")
     writer.writeheader()
