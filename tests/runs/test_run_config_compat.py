@@ -20,8 +20,8 @@ from w2c_tui.domain.run_options import (
     TransformersOptions,
     options_for,
 )
-from w2c_tui.domain.runs import Method, RunConfig
-from w2c_tui.runs.backends import BACKENDS
+from w2c_tui.domain.runs import Method, RunConfig, RunStartError
+from w2c_tui.runs.backends import BACKENDS, make_executor
 
 STORED: list[dict[str, Any]] = json.loads(
     """
@@ -347,3 +347,36 @@ def test_every_backend_is_registered_with_its_options_model() -> None:
     for name, backend in BACKENDS.items():
         assert backend.name is name and backend.options is OPTIONS[name]
         assert backend.requires and backend.install
+
+
+def test_a_backend_whose_packages_are_missing_says_how_to_install_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    local = BACKENDS[Backend.TRANSFORMERS]
+    monkeypatch.setattr(local, "requires", ("torch", "w2c_no_such_package"))
+    config = RunConfig(Method.GENERATE, Backend.TRANSFORMERS, "m", "demo")
+    with pytest.raises(
+        RunStartError, match=r"needs w2c_no_such_package: pip install 'w2c-tui\[local\]'"
+    ):
+        make_executor(config)
+
+
+def test_the_backends_check_their_own_options() -> None:
+    def create(backend: Backend, **values: Any) -> None:
+        BACKENDS[backend].validate(RunConfig.of(Method.GENERATE, backend, "m", "d", **values))
+
+    create(Backend.TRANSFORMERS)
+    with pytest.raises(RunStartError, match="--batch-size must be at least 1"):
+        create(Backend.TRANSFORMERS, batch_size=0)
+    with pytest.raises(RunStartError, match="needs --base-url"):
+        create(Backend.OPENAI)
+    with pytest.raises(RunStartError, match="NAME of the environment variable"):
+        create(Backend.OPENAI, base_url="http://h/v1", api_key_env="sk-abcdef")
+    config = RunConfig.of(Method.GENERATE, Backend.OPENAI, "m", "d", api_key_env="MY_KEY")
+    assert BACKENDS[Backend.OPENAI].secret_envs(config) == ("MY_KEY",)
+    assert (
+        BACKENDS[Backend.TRANSFORMERS].secret_envs(
+            RunConfig.of(Method.GENERATE, Backend.TRANSFORMERS, "m", "d")
+        )
+        == ()
+    )
