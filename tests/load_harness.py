@@ -151,7 +151,7 @@ def run_load(
     assert pairs, "the dataset has no responses to label"
     context = multiprocessing.get_context("spawn")
     with FakeOpenAI(latency_s=server_latency_s, keep_bodies=False) as server:
-        config = RunConfig(
+        config = RunConfig.of(
             method=Method.GENERATE,
             backend=Backend.OPENAI,
             model="fake-model",
@@ -313,7 +313,7 @@ def run_serve_load(
     tokens = {name: svc.roles.invite(None, name)[1] for name in names}
     keys = {name: [rng.choice("1234") for _ in range(keys_per_session + 1)] for name in names}
     with FakeOpenAI(latency_s=server_latency_s, keep_bodies=False) as server:
-        config = RunConfig(
+        config = RunConfig.of(
             method=Method.GENERATE,
             backend=Backend.OPENAI,
             model="fake-model",

@@ -512,7 +512,7 @@ def make_task(
 def make_config(url: str | None, method: Method, **options: Any) -> RunConfig:
     """An openai-backend config for the fake model at `url`."""
     values: dict[str, Any] = {"timeout_s": 5.0, "max_retries": 3, **options}
-    return RunConfig(
+    return RunConfig.of(
         method=method,
         backend=Backend.OPENAI,
         model=values.pop("model", "fake-model"),

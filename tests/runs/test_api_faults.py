@@ -21,7 +21,7 @@ from fake_server import (
 from w2c_tui.domain.runs import Backend, Method, RunStartError, TaskResult
 from w2c_tui.runs.api.executor import OpenAIExecutor
 from w2c_tui.runs.api.retry import RetryPolicy
-from w2c_tui.runs.executor import make_executor
+from w2c_tui.runs.backends import make_executor
 
 CHAT = "/v1/chat/completions"
 KEY_ENV = "W2C_TEST_OPENAI_KEY"

@@ -23,13 +23,13 @@ def test_generate_then_judge_through_the_service(
     reply = '{"classification": "request_for_info"}'
     with FakeOpenAI(api_key=SECRET, default_reply=reply) as server:
         common = {"backend": Backend.OPENAI, "dataset": "demo", "base_url": server.url}
-        generate = RunConfig(
+        generate = RunConfig.of(
             method=Method.GENERATE, model="fake-model", api_key_env=KEY_ENV, limit=6, **common
         )
         run_id = demo.runs.create(generate)
         info = demo.runs.execute(run_id)
         assert (info.status, info.n_done, info.n_error) == (RunStatus.DONE, 6, 0)
-        judge = RunConfig(
+        judge = RunConfig.of(
             method=Method.JUDGE,
             model="fake-model",
             target_model="fake-model",

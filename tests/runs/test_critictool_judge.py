@@ -53,7 +53,7 @@ def judge_config(server: FakeOpenAI, **overrides: object) -> RunConfig:
         "structured": False,
     }
     values.update(overrides)
-    return RunConfig(**values)  # type: ignore[arg-type]
+    return RunConfig.of(**values)  # type: ignore[arg-type]
 
 
 def test_a_judge_run_writes_labels_that_meet_the_humans(services: Services, tmp_path: Path) -> None:

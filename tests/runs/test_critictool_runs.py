@@ -62,7 +62,7 @@ def test_api_run_with_faults_killed_and_resumed_then_scored(demo: Services, tmp_
     total = 21 + 7
     reply = '{"error": "tool_select_error", "name": "FinishAction", "args": "done"}'
     with FakeOpenAI(latency_s=0.12, default_reply=reply) as server:
-        config = RunConfig(
+        config = RunConfig.of(
             method=Method.CRITICTOOL,
             backend=Backend.OPENAI,
             model="fake-model",
@@ -116,8 +116,8 @@ def test_api_run_with_faults_killed_and_resumed_then_scored(demo: Services, tmp_
     with pytest.raises(RunStartError, match="already have predictions"):
         svc.runs.create(config)
     second = svc.runs.create(
-        RunConfig(
-            **{
+        RunConfig.from_json(
+            {
                 **config.as_json(),
                 "method": Method.CRITICTOOL,
                 "backend": Backend.OPENAI,
@@ -158,7 +158,7 @@ def test_local_tiny_model_run(services: Services) -> None:
 
 def test_a_critictool_run_is_refused_before_it_starts(demo: Services) -> None:
     demo.imports.import_path(EXTERNAL, dataset="ct")
-    config = RunConfig(
+    config = RunConfig.of(
         method=Method.CRITICTOOL,
         backend=Backend.OPENAI,
         model="m",
@@ -169,7 +169,7 @@ def test_a_critictool_run_is_refused_before_it_starts(demo: Services) -> None:
         demo.runs.create(config)
     ct = {**config.as_json(), "method": Method.CRITICTOOL, "backend": Backend.OPENAI}
     with pytest.raises(RunStartError, match="skip or finish"):
-        demo.runs.create(RunConfig(**{**ct, "dataset": "ct", "critic_mode": "stop"}))
+        demo.runs.create(RunConfig.from_json({**ct, "dataset": "ct", "critic_mode": "stop"}))
     with pytest.raises(RunStartError, match="at least 0"):
-        demo.runs.create(RunConfig(**{**ct, "dataset": "ct", "retry_limit": -1}))
+        demo.runs.create(RunConfig.from_json({**ct, "dataset": "ct", "retry_limit": -1}))
     assert demo.runs.all() == []

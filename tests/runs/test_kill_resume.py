@@ -41,7 +41,7 @@ def counts(svc: Services, sql: str, run_id: int) -> list[tuple[int, ...]]:
 
 def test_sigkill_is_noticed_within_5s_then_resume_does_every_task_once(demo: Services) -> None:
     with FakeOpenAI(latency_s=0.15, default_reply="Sure, here it is.") as server:
-        config = RunConfig(
+        config = RunConfig.of(
             method=Method.GENERATE,
             backend=Backend.OPENAI,
             model="fake-model",

@@ -46,7 +46,7 @@ def test_a_run_over_70000_items_completes_on_postgresql(pg_url: str, tmp_path: P
         report = services.imports.import_path(items, dataset="big")
         assert report.items_new == N_ITEMS
         with FakeOpenAI(default_reply="It is noon.", keep_bodies=False) as server:
-            config = RunConfig(
+            config = RunConfig.of(
                 method=Method.GENERATE,
                 backend=Backend.OPENAI,
                 model="fake-model",

@@ -36,7 +36,7 @@ RESPONSE = "I'll look that up with the search tool."
 
 def config(method: Method, **kw: Any) -> RunConfig:
     values: dict[str, Any] = {"max_tokens": 8, "batch_size": 4, **kw}
-    return RunConfig(
+    return RunConfig.of(
         method=method,
         backend=Backend.TRANSFORMERS,
         model=str(values.pop("model", tiny_model_dir("qwen2"))),

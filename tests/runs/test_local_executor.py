@@ -26,7 +26,7 @@ from w2c_tui.domain.runs import (
     RunStartError,
     TaskResult,
 )
-from w2c_tui.runs.executor import make_executor
+from w2c_tui.runs.backends import make_executor
 from w2c_tui.runs.local.executor import TransformersExecutor
 
 SCORE_KEYS = {
@@ -42,7 +42,7 @@ SCORE_KEYS = {
 
 
 def config(model: Path | str, method: Method = Method.MCQ_LOGPROB, **kw: object) -> RunConfig:
-    return RunConfig(
+    return RunConfig.of(
         method=method, backend=Backend.TRANSFORMERS, model=str(model), dataset="demo", **kw
     )  # type: ignore[arg-type]
 

@@ -75,7 +75,7 @@ def first_argmax(values: Sequence[float]) -> int:
 def run_mcq(
     folder: Path, tasks: Sequence[Task], template: str, bos: bool = False, batch_size: int = 4
 ) -> list[TaskResult]:
-    config = RunConfig(
+    config = RunConfig.of(
         method=Method.MCQ_LOGPROB,
         backend=Backend.TRANSFORMERS,
         model=str(folder),

@@ -13,7 +13,7 @@ from sqlalchemy.engine import make_url
 from test_run_service import FakeExecutor, config
 
 from w2c_tui.domain.runs import RunStatus, Task
-from w2c_tui.runs import executor as executor_module
+from w2c_tui.runs import backends
 from w2c_tui.runs.executor import Emit, ShouldStop
 from w2c_tui.services import Services, run_worker
 
@@ -52,7 +52,7 @@ def test_a_held_write_lock_neither_kills_the_heartbeat_nor_fails_the_run(
         started.set()
         return LockedMidway(cfg, locked, released)
 
-    monkeypatch.setattr(executor_module, "make_executor", make)
+    monkeypatch.setattr(backends, "make_executor", make)
     path = make_url(db_url).database
     assert path is not None
 

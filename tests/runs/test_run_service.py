@@ -18,7 +18,7 @@ from w2c_tui.domain.runs import (
     Task,
     TaskResult,
 )
-from w2c_tui.runs import executor as executor_module
+from w2c_tui.runs import backends
 from w2c_tui.runs.executor import Emit, ShouldStop
 from w2c_tui.services import Services
 
@@ -80,13 +80,13 @@ def use(monkeypatch: pytest.MonkeyPatch, **kwargs: Any) -> list[FakeExecutor]:
         made.append(FakeExecutor(config, **kwargs))
         return made[-1]
 
-    monkeypatch.setattr(executor_module, "make_executor", make)
+    monkeypatch.setattr(backends, "make_executor", make)
     return made
 
 
 def config(method: Method = Method.MCQ_LOGPROB, **kwargs: Any) -> RunConfig:
     values: dict[str, Any] = {"model": "tiny", **kwargs}
-    return RunConfig(method=method, backend=Backend.TRANSFORMERS, dataset="demo", **values)
+    return RunConfig.of(method=method, backend=Backend.TRANSFORMERS, dataset="demo", **values)
 
 
 def test_run_records_every_task_once(demo: Services, monkeypatch: pytest.MonkeyPatch) -> None:

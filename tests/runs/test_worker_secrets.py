@@ -35,7 +35,7 @@ def cmdline(pid: int) -> str:
 
 
 def config(url: str, **options: object) -> RunConfig:
-    return RunConfig(
+    return RunConfig.of(
         method=Method.GENERATE,
         backend=Backend.OPENAI,
         model="fake-model",

@@ -55,7 +55,7 @@ def items_file(folder: Path, questions: list[str]) -> Path:
 
 def generate(url: str, dataset: str, **options: object) -> RunConfig:
     values: dict[str, object] = {"max_retries": 2, "timeout_s": 5.0, **options}
-    return RunConfig(
+    return RunConfig.of(
         method=Method.GENERATE,
         backend=Backend.OPENAI,
         model="fake-model",
@@ -123,7 +123,7 @@ def test_failed_tasks_can_be_retried(services: Services, tmp_path: Path) -> None
 
 def test_two_resumes_at_once_start_one_worker(demo: Services) -> None:
     with FakeOpenAI(latency_s=0.02) as server:
-        config = RunConfig(
+        config = RunConfig.of(
             method=Method.GENERATE,
             backend=Backend.OPENAI,
             model="fake-model",
@@ -166,7 +166,7 @@ def test_a_key_given_as_the_variable_name_is_refused_unseen(demo: Services, give
     assert "NAME of the environment variable" in result.stderr
     assert given not in result.stderr and given not in result.stdout
     assert demo.runs.all() == []  # nothing stored
-    ok = RunConfig(
+    ok = RunConfig.of(
         method=Method.GENERATE,
         backend=Backend.OPENAI,
         model="m",
@@ -178,7 +178,7 @@ def test_a_key_given_as_the_variable_name_is_refused_unseen(demo: Services, give
 
 
 def test_a_password_in_the_base_url_is_refused(demo: Services) -> None:
-    config = RunConfig(
+    config = RunConfig.of(
         method=Method.GENERATE,
         backend=Backend.OPENAI,
         model="m",

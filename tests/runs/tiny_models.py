@@ -199,7 +199,7 @@ def one_torch_thread() -> Iterator[None]:
 
 def cpu_config(method: Method, model: Path | str, dataset: str, **settings: Any) -> RunConfig:
     """A run of a local model on the CPU in float32 (the settings the tests compare under)."""
-    return RunConfig(
+    return RunConfig.of(
         method=method,
         backend=Backend.TRANSFORMERS,
         model=str(model),

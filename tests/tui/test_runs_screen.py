@@ -9,8 +9,9 @@ import pytest
 from textual.widgets import Button, DataTable, Input
 
 from w2c_tui.domain.labels import Label, VerdictStatus
+from w2c_tui.domain.run_options import OpenAIOptions
 from w2c_tui.domain.runs import Backend, Method, RunConfig, RunStatus, Task, TaskResult
-from w2c_tui.runs import executor as executor_module
+from w2c_tui.runs import backends
 from w2c_tui.services import Services
 from w2c_tui.tui.app import W2CApp
 from w2c_tui.tui.screens.review import ReviewScreen
@@ -40,7 +41,7 @@ class Labeller:
 @pytest.fixture
 def in_process(demo: Services, monkeypatch: pytest.MonkeyPatch) -> Services:
     """Runs execute in this process (the real launch starts a worker process)."""
-    monkeypatch.setattr(executor_module, "make_executor", Labeller)
+    monkeypatch.setattr(backends, "make_executor", Labeller)
     monkeypatch.setattr(demo.runs, "launch", lambda run_id: demo.runs.execute(run_id).id)
     return demo
 
@@ -150,3 +151,35 @@ async def test_the_form_has_captions_focus_enter_and_memory(
         await pilot.pause()
         assert form.query_one("#method", Select).value == Method.GENERATE.value
         await pilot.press("escape")
+
+
+async def test_the_form_shows_the_chosen_backends_options(
+    in_process: Services, wait_review: Review
+) -> None:
+    from textual.widgets import Checkbox, Select
+
+    app = W2CApp(in_process, annotator="alice")
+    async with app.run_test(size=(160, 45)) as pilot:
+        await wait_review(app, pilot)
+        await pilot.press("R", "n")
+        form = app.screen
+        assert isinstance(form, RunForm)
+        backend = form.query_one("#backend", Select)
+        url = form.query_one("#base-url", Input)
+        native = form.query_one("#native", Checkbox)
+        backend.value = Backend.TRANSFORMERS.value
+        await pilot.pause()
+        assert not url.parent.display and not native.display  # type: ignore[union-attr]
+        backend.value = Backend.OPENAI.value
+        await pilot.pause()
+        assert url.parent.display and native.display  # type: ignore[union-attr]
+        url.value = "http://127.0.0.1:9/v1"
+        form.query_one("#concurrency", Input).value = "3"
+        form.query_one("#model", Input).value = "m8"
+        form.query_one("#method", Select).value = Method.MCQ_INDEX.value
+        await pilot.pause()
+        form.action_start()
+        await pilot.pause()
+        newest = in_process.runs.all()[0].config
+        assert newest.model == "m8"
+        assert newest.options == OpenAIOptions(base_url="http://127.0.0.1:9/v1", concurrency=3)

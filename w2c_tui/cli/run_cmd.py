@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+import signal
+from typing import Annotated
 
 import typer
 
@@ -10,9 +11,8 @@ from w2c_tui.cli.choices import Backend, Dtype, Label, Method, ToolCount
 from w2c_tui.cli.context import EXIT_BAD_INPUT, ID_MAX, console, fail, print_json, services
 from w2c_tui.cli.run_logs_cmd import logs
 from w2c_tui.cli.run_view import foreground, info_json
-
-if TYPE_CHECKING:
-    pass
+from w2c_tui.domain.run_options import options_for
+from w2c_tui.domain.runs import RunConfig, RunStartError
 
 RunId = Annotated[int, typer.Argument(help="The run id.", min=1, max=ID_MAX)]
 
@@ -140,11 +140,22 @@ def start(
 ) -> None:
     """Start a run. Without --wait it runs in its own background process (closing the
     terminal or the TUI does not stop it); with --wait it runs here and exits when done."""
-    from w2c_tui.domain.runs import RunConfig, RunStartError
-
     item_filter: dict[str, str] = {k: v.value for k, v in (("gold", gold), ("tools", tools)) if v}
     if source:
         item_filter["source"] = source
+    options = options_for(  # the backend's own options model takes what it has of these
+        backend,
+        {
+            "base_url": base_url,
+            "api_key_env": api_key_env,
+            "concurrency": concurrency,
+            "tokenizer": tokenizer,
+            "native_tools": native_tools,
+            "batch_size": batch_size,
+            "threads": threads,
+            "dtype": dtype.value,
+        },
+    )
     with services(ctx) as svc:
         config = RunConfig(
             method=method,
@@ -154,25 +165,18 @@ def start(
             template=template,
             target_model=target_model,
             judge_prompt=judge_prompt,
-            base_url=base_url,
-            api_key_env=api_key_env,
-            concurrency=concurrency,
             repeats=repeats,
             temperature=temperature,
             seed=seed,
-            tokenizer=tokenizer,
             max_tokens=max_tokens,
-            batch_size=batch_size,
-            threads=threads,
-            dtype=dtype.value,
             bos=bos,
-            native_tools=native_tools,
             structured=structured,
             item_filter=item_filter,
             limit=limit,
             critic_mode=critic_mode,
             critic_cot=cot,
             retry_limit=retry_limit,
+            options=options,
         )
         try:
             run_id = svc.runs.create(config)
@@ -200,9 +204,6 @@ def start(
 def worker(ctx: typer.Context, run_id: RunId) -> None:
     """The background process of a run (started by `w2c run start` and the TUI); the database
     URL comes from W2C_DB in its environment, never from its command line."""
-    import signal
-
-    from w2c_tui.domain.runs import RunStartError
 
     def stop(signum: int, _frame: object) -> None:
         raise SystemExit(128 + signum)

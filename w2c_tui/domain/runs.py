@@ -4,16 +4,24 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 from w2c_tui.domain.critictool import Sample
 from w2c_tui.domain.errors import W2CError
 from w2c_tui.domain.labels import Label, VerdictStatus
 from w2c_tui.domain.models import Item
+from w2c_tui.domain.run_options import (
+    FLAT_BEFORE_SPLIT,
+    OPTIONS,
+    SPLIT_BACKENDS,
+    BackendOptions,
+)
+from w2c_tui.domain.run_options import Backend as Backend
+
+OptionsT = TypeVar("OptionsT", bound=BackendOptions)
 
 
 class Method(StrEnum):
@@ -27,13 +35,6 @@ class Method(StrEnum):
     """CriticTool's inference protocol over a CriticTool dataset (its predictions)."""
     CRITICTOOL_JUDGE = "critictool_judge"
     """An LLM judge answering the CriticTool label questions (critic_label rows of its rater)."""
-
-
-class Backend(StrEnum):
-    """Where the model runs."""
-
-    TRANSFORMERS = "transformers"
-    OPENAI = "openai"
 
 
 class RunStatus(StrEnum):
@@ -63,33 +64,13 @@ class RunStartError(W2CError):
     """A run cannot start; the message says what to fix (bad URL, missing key, no model…)."""
 
 
-ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-KEY_PREFIXES = ("sk-", "sk_", "hf_", "gsk_", "ghp_", "xai-", "AIza", "pk-", "rk-")
-
-
-def check_key_env(name: str | None) -> None:
-    """RunStartError unless `name` is an environment variable's name: a value that looks like
-    an API key itself is refused without being repeated (it must not reach the database)."""
-    if name is None:
-        return
-    looks_like_key = name.startswith(KEY_PREFIXES) or (
-        len(name) >= 32 and any(c.islower() for c in name) and any(c.isdigit() for c in name)
-    )
-    if not ENV_NAME.fullmatch(name) or looks_like_key:
-        raise RunStartError(
-            "--api-key-env takes the NAME of the environment variable that holds the key "
-            "(e.g. OPENAI_API_KEY: letters, digits and _), not the key itself; what was given "
-            "looks like a key and was neither stored nor shown"
-        )
-
-
 @dataclass(frozen=True)
 class RunConfig:
     """Everything that defines a run; its fingerprint identifies the computation.
 
-    `api_key_env` names the environment variable that holds the key: the key itself is never
-    stored. `target_model` is the model whose behaviour is evaluated (for a judge run: the model
-    whose responses are judged; `model` is then the judge).
+    What every run has, plus `options`: the options model of `backend` (domain/run_options.py;
+    left out: that backend's defaults). `target_model` is the model whose behaviour is evaluated
+    (for a judge run: the model whose responses are judged; `model` is then the judge).
     """
 
     method: Method
@@ -99,60 +80,100 @@ class RunConfig:
     template: str = "when2call-default"
     target_model: str | None = None
     judge_prompt: str = "when2call-judge-v1"
-    base_url: str | None = None
-    api_key_env: str | None = None
-    concurrency: int = 8
     repeats: int = 1
     temperature: float = 0.0
     max_tokens: int = 512
-    dtype: str = "auto"
     bos: bool = False
-    batch_size: int = 8
-    device: str = "auto"
-    threads: int | None = None
-    """transformers on the CPU: compute threads (None: the free usable cores; local/threads.py)."""
-    native_tools: bool = False
     structured: bool = True
     """Judge: ask for structured output (a JSON schema where the API accepts one; constrained
     decoding locally); False: free text, read strictly, one repair turn."""
     item_filter: dict[str, Any] = field(default_factory=dict)
     limit: int | None = None
-    timeout_s: float = 60.0
-    max_retries: int = 5
-    tokenizer: str | None = None
-    """openai log-prob MCQ: the served model's tokenizer (a local folder or a cached id; default
-    --model when that is one), so prompts go as token ids, split exactly as lm-eval splits."""
     seed: int | None = 0
+    """Sampling seed sent with every request that samples (temperature > 0): repeat k of an item
+    gets seed + k, so a rerun asks the same questions with the same seeds."""
     critic_mode: str = "skip"
     """CriticTool: what external samples are told to do once retrying fails (skip, finish)."""
     critic_cot: bool = False
     """CriticTool: the chain-of-thought instructions."""
     retry_limit: int = 3
     """CriticTool: retries after the first call of an external sample."""
-    """Sampling seed sent with every request that samples (temperature > 0): repeat k of an item
-    gets seed + k, so a rerun asks the same questions with the same seeds."""
+    options: BackendOptions = field(default_factory=BackendOptions)
+    other_options: dict[str, Any] = field(default_factory=dict)
+    """Another backend's options as a config stored before the split had them where they were
+    not the defaults (e.g. batch_size on an openai run): unused, kept so that the stored JSON and
+    the fingerprint read back unchanged."""
+
+    def __post_init__(self) -> None:
+        kind = OPTIONS[self.backend]
+        if type(self.options) is BackendOptions:
+            object.__setattr__(self, "options", kind())
+        elif not isinstance(self.options, kind):
+            raise TypeError(
+                f"the {self.backend.value} backend takes {kind.__name__}, "
+                f"not {type(self.options).__name__}"
+            )
+
+    @classmethod
+    def of(
+        cls, method: Method, backend: Backend, model: str, dataset: str, **values: Any
+    ) -> RunConfig:
+        """A config from flat values: the common fields by name, the rest options of `backend`
+        (TypeError for a name that is neither)."""
+        common = {k: v for k, v in values.items() if k in COMMON_FIELDS}
+        options = OPTIONS[backend](**{k: v for k, v in values.items() if k not in COMMON_FIELDS})
+        return cls(method, backend, model, dataset, **common, options=options)
+
+    def options_as(self, kind: type[OptionsT]) -> OptionsT:
+        """The options, as the model `kind` the caller's backend has (TypeError otherwise)."""
+        if not isinstance(self.options, kind):
+            raise TypeError(f"a {self.backend.value} run has no {kind.__name__}")
+        return self.options
 
     def as_json(self) -> dict[str, Any]:
-        """A plain dict (enums as their values)."""
-        data = asdict(self)
+        """A flat dict (enums as their values): the common fields and the backend's options side
+        by side, as RunConfig stored them before the options moved to their own models."""
+        data = {name: getattr(self, name) for name in COMMON_FIELDS}
+        data["item_filter"] = dict(self.item_filter)
         data["method"] = self.method.value
         data["backend"] = self.backend.value
+        if self.backend in SPLIT_BACKENDS:
+            data.update(FLAT_BEFORE_SPLIT)
+            data.update(self.other_options)
+        data.update(self.options.as_json())
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> RunConfig:
-        """The inverse of as_json."""
-        values = dict(data)
-        values["method"] = Method(values["method"])
-        values["backend"] = Backend(values["backend"])
-        known = set(cls.__dataclass_fields__)
-        return cls(**{k: v for k, v in values.items() if k in known})
+        """The inverse of as_json (unknown keys are left)."""
+        backend = Backend(data["backend"])
+        kind = OPTIONS[backend]
+        own = set(kind.names())
+        other = {
+            k: v
+            for k, v in data.items()
+            if k in FLAT_BEFORE_SPLIT and k not in own and v != FLAT_BEFORE_SPLIT[k]
+        }
+        common = {k: v for k, v in data.items() if k in COMMON_FIELDS}
+        common["method"] = Method(common["method"])
+        common["backend"] = backend
+        return cls(
+            **common,
+            options=kind.pick(data),
+            other_options=other if backend in SPLIT_BACKENDS else {},
+        )
 
     def fingerprint(self, extra: dict[str, Any] | None = None) -> str:
         """sha256 (first 16 hex) of the canonical JSON of the config plus `extra`."""
         payload = {"config": self.as_json(), **(extra or {})}
         text = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+COMMON_FIELDS = tuple(
+    f.name for f in fields(RunConfig) if f.name not in ("options", "other_options")
+)
+"""The fields every run has, whatever its backend."""
 
 
 @dataclass(frozen=True)

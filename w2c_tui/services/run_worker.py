@@ -17,6 +17,7 @@ from pathlib import Path
 from w2c_tui.db.runs import RunStore
 from w2c_tui.domain.errors import W2CError
 from w2c_tui.domain.runs import RunConfig, RunInfo, RunStartError, RunStatus, TaskResult
+from w2c_tui.runs import backends
 from w2c_tui.runs.process import start_time
 from w2c_tui.runs.runlog import run_logging, url_secrets
 from w2c_tui.services.result_writer import ResultWriter, WriterFailed
@@ -34,8 +35,8 @@ def _now() -> datetime:
 
 def _secrets(db_url: str, config: RunConfig) -> list[str]:
     found = url_secrets(db_url)
-    if config.api_key_env:
-        key = os.environ.get(config.api_key_env, "").strip()
+    for name in backends.backend_for(config).secret_envs(config):
+        key = os.environ.get(name, "").strip()
         if len(key) >= 4:
             found.append(key)
     return found
@@ -93,11 +94,9 @@ class RunWorker:
         log: logging.Logger,
         progress: ProgressCallback | None,
     ) -> RunInfo:
-        from w2c_tui.runs.executor import make_executor
-
         log.info("checking the configuration (model, server, key, what the method needs)")
         try:
-            executor = make_executor(config)
+            executor = backends.make_executor(config)
             executor.check()
             describe = executor.describe()
         except RunStartError as error:

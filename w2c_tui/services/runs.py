@@ -16,7 +16,6 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 from w2c_tui.db.runs import RunStore
 from w2c_tui.db.store import Store
@@ -28,9 +27,9 @@ from w2c_tui.domain.runs import (
     RunInfo,
     RunStartError,
     RunStatus,
-    check_key_env,
 )
 from w2c_tui.paths import runs_dir
+from w2c_tui.runs.backends import backend_for
 from w2c_tui.runs.process import alive, launch_worker, start_time
 from w2c_tui.runs.runlog import log_file_name
 from w2c_tui.services.run_specs import item_filter
@@ -59,22 +58,12 @@ class RunService:
 
     def create(self, config: RunConfig) -> int:
         """Validate the configuration and add a pending run (nothing runs yet)."""
-        check_key_env(config.api_key_env)
+        backend_for(config).validate(config)
         if config.method is Method.JUDGE and not config.target_model:
             raise RunStartError(
                 "a judge run needs --target-model: the model whose responses are judged"
             )
-        if config.backend.value == "openai" and not config.base_url:
-            raise RunStartError(
-                "the openai backend needs --base-url (e.g. "
-                "https://api.openai.com/v1 or http://127.0.0.1:8000/v1)"
-            )
-        if config.base_url and urlsplit(config.base_url).password:
-            raise RunStartError(
-                "the base URL holds a password, which would be stored with the run: give the "
-                "URL without it and the credential through --api-key-env"
-            )
-        if config.repeats < 1 or config.concurrency < 1:
+        if config.repeats < 1:
             raise RunStartError("--repeats and --concurrency must be at least 1")
         ids = self._item_ids(config)
         if config.method is Method.CRITICTOOL:

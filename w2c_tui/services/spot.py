@@ -17,8 +17,8 @@ from w2c_tui.domain.runs import (
     SpotCheck,
     Task,
     TaskResult,
-    check_key_env,
 )
+from w2c_tui.runs import backends
 
 
 class SpotSession:
@@ -44,13 +44,11 @@ class SpotSession:
 
     def _executor(self, config: RunConfig) -> Any:
         """A checked executor for `config`, made once per session."""
-        from w2c_tui.runs.executor import make_executor
-
         key = json.dumps(config.as_json(), sort_keys=True, default=str)
         with self._lock:
             if key not in self._executors:
                 models = self._models_cache() if config.backend is Backend.TRANSFORMERS else None
-                executor = make_executor(config, models)
+                executor = backends.make_executor(config, models)
                 executor.check()
                 self._executors[key] = executor
             return self._executors[key]
@@ -63,7 +61,7 @@ class SpotSession:
 
         def one(config: RunConfig, the_task: Task) -> TaskResult | None:
             try:
-                check_key_env(config.api_key_env)
+                backends.backend_for(config).check_secrets(config)
                 out: list[TaskResult] = []
                 self._executor(config).run([the_task], out.append, lambda: False)
             except Exception as error:  # shown to the user beside the other two results

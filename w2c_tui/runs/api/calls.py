@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from w2c_tui.domain.run_options import OpenAIOptions
 from w2c_tui.domain.runs import RunConfig
 from w2c_tui.runs.api.client import Redactor
 from w2c_tui.runs.api.echo import BatchMismatch, Echo, NoPromptLogprobs, read_echo, read_echoes
@@ -87,7 +88,8 @@ class Api:
         self.policy = policy
         self.redact = redact
         self.retry_connection = not checking
-        self.max_retries = config.max_retries
+        self.options = config.options_as(OpenAIOptions)
+        self.max_retries = self.options.max_retries
         if checking:
             self.max_retries = min(self.max_retries, CHECK_RETRIES)
         self.rng = random.Random()

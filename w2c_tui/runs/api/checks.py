@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from w2c_tui.domain.critictool_labels import Question
+from w2c_tui.domain.run_options import OpenAIOptions
 from w2c_tui.domain.runs import Method, RunConfig, RunStartError
 from w2c_tui.runs.api import _template
 from w2c_tui.runs.api.calls import Api, refuses
@@ -19,7 +20,7 @@ PROBE_FIRST = "Hello."
 """Sent before PROBE_TEXT in the list-prompt probe (a shorter text, so swapped choices show)."""
 
 
-def check_config(config: RunConfig) -> None:
+def check_config(config: RunConfig, options: OpenAIOptions) -> None:
     """What the config alone says is impossible for this backend."""
     if config.method is Method.MCQ_LOGPROB:
         try:
@@ -28,7 +29,7 @@ def check_config(config: RunConfig) -> None:
             raise RunStartError(str(exc)) from None
     elif (
         config.method is Method.GENERATE
-        and not config.native_tools
+        and not options.native_tools
         and config.template != _template.DEFAULT_TEMPLATE
     ):
         raise RunStartError(
@@ -36,7 +37,7 @@ def check_config(config: RunConfig) -> None:
             f"template split into chat messages, not {config.template!r}; use it, or "
             "native_tools"
         )
-    if config.max_retries < 0 or config.timeout_s <= 0:
+    if options.max_retries < 0 or options.timeout_s <= 0:
         raise RunStartError("max_retries must be ≥ 0 and timeout_s > 0")
 
 
@@ -45,7 +46,7 @@ async def check_endpoint(api: Api) -> None:
     import openai
 
     config = api.config
-    where = public_url(config.base_url)
+    where = public_url(api.options.base_url)
     served = await _served_models(api, where)
     try:
         if config.method is Method.MCQ_LOGPROB:
@@ -161,7 +162,7 @@ async def _served_models(api: Api, where: str) -> set[str] | None:
 
 
 def _auth_help(api: Api, where: str, exc: BaseException) -> str:
-    env = api.config.api_key_env
+    env = api.options.api_key_env
     source = f"the key in ${env}" if env else "no key (api_key_env is not set)"
     return (
         f"{where} refused {source}: {api.redact(describe_error(exc))}; check the key, or set "

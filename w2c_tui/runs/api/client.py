@@ -1,4 +1,4 @@
-"""The AsyncOpenAI client; the key comes only from the environment variable the config names.
+"""The AsyncOpenAI client; the key comes only from the environment variable the options name.
 
 The key lives in the client and in a `Redactor` (to scrub it from any error text a server echoes);
 it is never logged, stored, put in results, `describe()` or an exception message.
@@ -11,7 +11,8 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
-from w2c_tui.domain.runs import RunConfig, RunStartError
+from w2c_tui.domain.run_options import OpenAIOptions
+from w2c_tui.domain.runs import RunStartError
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI
@@ -33,28 +34,28 @@ class Redactor:
         return "Redactor(***)"
 
 
-def api_key(config: RunConfig) -> str:
-    """The key from `os.environ[config.api_key_env]`, or "EMPTY" when no variable is named."""
-    if not config.api_key_env:
+def api_key(options: OpenAIOptions) -> str:
+    """The key from `os.environ[options.api_key_env]`, or "EMPTY" when no variable is named."""
+    if not options.api_key_env:
         return NO_KEY
-    key = os.environ.get(config.api_key_env, "")
+    key = os.environ.get(options.api_key_env, "")
     if not key.strip():
         raise RunStartError(
-            f"set the environment variable {config.api_key_env} to your API key "
-            f"(the run config names {config.api_key_env} as api_key_env), or clear api_key_env "
+            f"set the environment variable {options.api_key_env} to your API key "
+            f"(the run config names {options.api_key_env} as api_key_env), or clear api_key_env "
             "for a server that needs no key"
         )
     return key.strip()
 
 
-def check_base_url(config: RunConfig) -> None:
+def check_base_url(options: OpenAIOptions) -> None:
     """RunStartError unless the base URL is an http(s) URL with a host."""
-    if config.base_url is None:
+    if options.base_url is None:
         return
-    parts = urlsplit(config.base_url)
+    parts = urlsplit(options.base_url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise RunStartError(
-            f"base URL {public_url(config.base_url)!r} is not an http(s) URL with a host; "
+            f"base URL {public_url(options.base_url)!r} is not an http(s) URL with a host; "
             "give e.g. http://127.0.0.1:8000/v1"
         )
 
@@ -81,11 +82,11 @@ def import_openai() -> ModuleType:
     return openai
 
 
-def make_client(config: RunConfig, key: str) -> AsyncOpenAI:
+def make_client(options: OpenAIOptions, key: str) -> AsyncOpenAI:
     """A client with the library's own retries off (we retry, and count, ourselves)."""
     import_openai()
     from openai import AsyncOpenAI
 
     return AsyncOpenAI(
-        base_url=config.base_url, api_key=key, max_retries=0, timeout=config.timeout_s
+        base_url=options.base_url, api_key=key, max_retries=0, timeout=options.timeout_s
     )

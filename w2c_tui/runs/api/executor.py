@@ -1,7 +1,7 @@
 """OpenAIExecutor: runs a method against any OpenAI-compatible server, concurrently, with retries.
 
 `run()` is synchronous: it runs its own event loop (call it from a thread with no running loop).
-At most `config.concurrency` tasks are in flight; `emit` is called on the loop's thread as each
+At most `options.concurrency` tasks are in flight; `emit` is called on the loop's thread as each
 task finishes; `should_stop()` is asked before each task starts. Per-task failures become
 TaskResults with `error` set (retries in `meta["retries"]`, the last retried error in
 `meta["last_error"]`) and the run goes on. Call `check()` first: it fails fast with what to fix
@@ -16,6 +16,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+from w2c_tui.domain.run_options import OpenAIOptions
 from w2c_tui.domain.runs import Method, RunConfig, Task, TaskResult
 from w2c_tui.runs import prompts
 from w2c_tui.runs.api.calls import Api, Endpoint
@@ -47,6 +48,7 @@ class OpenAIExecutor:
 
     def __init__(self, config: RunConfig, *, retry: RetryPolicy = DEFAULT_RETRY_POLICY) -> None:
         self.config = config
+        self.options = config.options_as(OpenAIOptions)
         self.retry = retry
         self.endpoint = Endpoint()
         self._judge_prompt: JudgePrompt | None = None
@@ -54,12 +56,14 @@ class OpenAIExecutor:
 
     def check(self) -> None:
         """RunStartError with what to fix: key variable, URL, server, key, model, echo support."""
-        check_config(self.config)
-        check_base_url(self.config)
+        check_config(self.config, self.options)
+        check_base_url(self.options)
         if self.config.method in (Method.JUDGE, Method.CRITICTOOL_JUDGE):
             self._prompt()
         if self.config.method is Method.MCQ_LOGPROB:
-            self.tokenizer, self.endpoint.tokenizer_note = load_api_tokenizer(self.config)
+            self.tokenizer, self.endpoint.tokenizer_note = load_api_tokenizer(
+                self.config, self.options
+            )
         asyncio.run(self._with_api(check_endpoint, checking=True))
 
     def describe(self) -> dict[str, Any]:
@@ -67,24 +71,24 @@ class OpenAIExecutor:
         the run service reads for the rater's identity: `judge_prompt_version`,
         `mcq_prompt_version`, `template_hash`. Call it after `check()` (which learns what the
         server accepts, e.g. `structured_output`)."""
-        config = self.config
+        config, options = self.config, self.options
         info: dict[str, Any] = {
             "backend": "openai",
             "openai": import_openai().__version__,
-            "base_url": public_url(config.base_url),
+            "base_url": public_url(options.base_url),
             "model": config.model,
             "method": config.method.value,
-            "api_key_env": config.api_key_env,
+            "api_key_env": options.api_key_env,
         }
         if config.method is Method.GENERATE:
-            info["native_tools"] = config.native_tools
-            info["prompt"] = "native_tools" if config.native_tools else config.template
+            info["native_tools"] = options.native_tools
+            info["prompt"] = "native_tools" if options.native_tools else config.template
         if config.method is not Method.MCQ_LOGPROB and config.temperature > 0:
             info["seed"] = config.seed if self.endpoint.seed else "refused by the server"
             if n_handler(config) is not None:
                 info["repeats_via"] = "n choices, where the server gives them"
         if config.method is Method.GENERATE:
-            if not config.native_tools:
+            if not options.native_tools:
                 info["template_hash"] = prompts.template_hash(config.template)
         elif config.method in (Method.JUDGE, Method.CRITICTOOL_JUDGE):
             info["judge_prompt_version"] = self._prompt().version
@@ -102,7 +106,7 @@ class OpenAIExecutor:
             info["bos"] = config.bos if self.endpoint.bos_switch or tokens else "server default"
             info["prompt_mode"] = "token_ids" if tokens else "text"
             if tokens:
-                info["tokenizer"] = config.tokenizer or config.model
+                info["tokenizer"] = options.tokenizer or config.model
                 info["tokenizer_vocab"] = len(self.tokenizer) if self.tokenizer else None
                 info["logprobs_via"] = (
                     "prompt_logprobs" if self.endpoint.prompt_logprobs else "echo"
@@ -128,7 +132,7 @@ class OpenAIExecutor:
                     for result in await process_unit(api, handler, many, unit):
                         emit(result)
 
-            lanes = max(1, min(self.config.concurrency, len(units)))
+            lanes = max(1, min(self.options.concurrency, len(units)))
             try:
                 async with asyncio.TaskGroup() as group:
                     for _ in range(lanes):
@@ -170,8 +174,8 @@ class OpenAIExecutor:
     async def _with_api(
         self, body: Callable[[Api], Awaitable[None]], *, checking: bool = False
     ) -> None:
-        key = api_key(self.config)
-        async with make_client(self.config, key) as client:
+        key = api_key(self.options)
+        async with make_client(self.options, key) as client:
             api = Api(
                 client,
                 self.config,

@@ -42,7 +42,7 @@ async def generate_n(api: Api, tasks: list[Task], attempts: Attempts) -> list[Ta
     """One request for the repeats of one item: `n = len(tasks)` choices, choice j for task j
     (`n` is left out for a single task). A reply with another number of choices raises
     `NotNChoices` (the caller asks again one request per repeat)."""
-    native = api.config.native_tools
+    native = api.options.native_tools
     messages, specs, names = messages_and_tools(tasks[0], native)
     extra: dict[str, Any] = {"tools": specs} if specs else {}
     if len(tasks) > 1:

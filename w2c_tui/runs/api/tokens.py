@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from w2c_tui.domain.run_options import OpenAIOptions
 from w2c_tui.domain.runs import RunConfig, RunStartError
 from w2c_tui.runs.api.echo import BatchMismatch, Echo, NoPromptLogprobs, _by_index
 
@@ -48,14 +49,14 @@ class TokenRow:
         return None if any(f is None for f in flags) else all(bool(f) for f in flags)
 
 
-def load_api_tokenizer(config: RunConfig) -> tuple[Any | None, str | None]:
+def load_api_tokenizer(config: RunConfig, options: OpenAIOptions) -> tuple[Any | None, str | None]:
     """(the served model's tokenizer, None) or (None, why prompts will go as text). A tokenizer
     named with --tokenizer must load; the model name is only tried."""
-    name = config.tokenizer or config.model
+    name = options.tokenizer or config.model
     try:
         from transformers import AutoTokenizer
     except ImportError:
-        if config.tokenizer:
+        if options.tokenizer:
             raise RunStartError(
                 "--tokenizer needs the transformers package: pip install 'w2c-tui[local]'"
             ) from None
@@ -63,7 +64,7 @@ def load_api_tokenizer(config: RunConfig) -> tuple[Any | None, str | None]:
     try:
         return AutoTokenizer.from_pretrained(name, local_files_only=True), None
     except (OSError, ValueError) as exc:
-        if config.tokenizer:
+        if options.tokenizer:
             raise RunStartError(
                 f"cannot load the tokenizer {name!r} ({exc}); give a local folder or the id of "
                 "a model in the Hugging Face cache"
@@ -131,7 +132,7 @@ async def probe_tokens(api: Any, text_echo: Echo, probe: str) -> None:
 
     from w2c_tui.runs.api.retry import Attempts
 
-    endpoint, config = api.endpoint, api.config
+    endpoint, options = api.endpoint, api.options
     if api.tokenizer is None:
         endpoint.token_prompts = False
         return
@@ -151,11 +152,11 @@ async def probe_tokens(api: Any, text_echo: Echo, probe: str) -> None:
         abs(a - b) > SAME_LOGPROB for a, b in zip(theirs, ours, strict=True)
     ):
         why = (
-            f"the tokenizer {config.tokenizer or config.model!r} splits the probe into "
+            f"the tokenizer {options.tokenizer or api.config.model!r} splits the probe into "
             f"{len(ids)} tokens or scores it differently than the server "
             f"({text_echo.n_prompt} tokens): it is not the served model's tokenizer"
         )
-        if config.tokenizer:
+        if options.tokenizer:
             raise RunStartError(f"{why}; give the right --tokenizer")
         endpoint.token_prompts = False
         endpoint.tokenizer_note = why

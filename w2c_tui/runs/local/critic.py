@@ -19,9 +19,10 @@ ADVICE = "critictool needs a chat model (an instruct model with a chat template)
 class CriticRunner:
     """Runs CriticTool samples `batch_size` at a time (the rounds of a batch go together)."""
 
-    def __init__(self, loaded: LoadedModel, config: RunConfig) -> None:
+    def __init__(self, loaded: LoadedModel, config: RunConfig, batch_size: int) -> None:
         self.loaded = loaded
         self.config = config
+        self.batch_size = batch_size
         self._seed = 0
 
     def _chat(self, conversations: list[Messages]) -> list[str]:
@@ -49,4 +50,4 @@ class CriticRunner:
 
     def run(self, tasks: Sequence[Task], emit: Emit, should_stop: ShouldStop) -> None:
         """Every task, emitting each batch's results as it finishes."""
-        in_batches(tasks, max(1, self.config.batch_size), self._batch, emit, should_stop)
+        in_batches(tasks, max(1, self.batch_size), self._batch, emit, should_stop)

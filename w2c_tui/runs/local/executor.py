@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from w2c_tui.domain.run_options import TransformersOptions
 from w2c_tui.domain.runs import Method, RunConfig, RunStartError, Task
 from w2c_tui.runs.critictool.judge_prompt import run_prompt
 from w2c_tui.runs.critictool.runner import critic_describe
@@ -40,8 +41,9 @@ class TransformersExecutor:
 
     def __init__(self, config: RunConfig, models: ModelCache | None = None) -> None:
         self.config = config
+        self.options = config.options_as(TransformersOptions)
         self._models = models
-        self.threads = plan_threads(config.threads)
+        self.threads = plan_threads(self.options.threads)
         self.passive_waits = passive_waits()
         self._loaded: LoadedModel | None = None
         self._judge_prompt: JudgePrompt | None = None
@@ -55,8 +57,8 @@ class TransformersExecutor:
         config = self.config
         if config.method in JUDGES:
             self._prompt()
-        if config.batch_size < 1:
-            raise RunStartError(f"--batch-size must be at least 1, got {config.batch_size}")
+        if self.options.batch_size < 1:
+            raise RunStartError(f"--batch-size must be at least 1, got {self.options.batch_size}")
         try:
             check_template(config.template)
         except TemplateError as exc:
@@ -66,8 +68,8 @@ class TransformersExecutor:
         """Load the model and tokenizer (once) and verify that the run can start."""
         self._check_config()
         if self._loaded is None:
-            device = resolve_device(self.config.device)
-            dtype = resolve_dtype(self.config.dtype, device)
+            device = resolve_device(self.options.device)
+            dtype = resolve_dtype(self.options.dtype, device)
             apply_threads(self.threads)
             if self._models is not None:
                 self._loaded = self._models.get(self.config.model, device, dtype)
@@ -113,7 +115,7 @@ class TransformersExecutor:
             "template": self.config.template,
             "template_hash": template_hash(self.config.template, loaded.tokenizer),
             "bos": self.config.bos,
-            "batch_size": self.config.batch_size,
+            "batch_size": self.options.batch_size,
             "max_length": loaded.max_length,
             "model_path": _model_path(model),
             "model_config_hash": config_hash(model),
@@ -133,7 +135,7 @@ class TransformersExecutor:
             "transformers": transformers,
             "device": loaded.device,
             "dtype": loaded.dtype,
-            "batch_size": config.batch_size,
+            "batch_size": self.options.batch_size,
             "model_path": _model_path(config.model),
             "model_config_hash": config_hash(config.model),
             "chat_template_hash": chat_template_hash(loaded.tokenizer),
@@ -158,7 +160,7 @@ class TransformersExecutor:
         from w2c_tui.runs.local.mcq import forward_batch
         from w2c_tui.runs.local.prefix import reusable
 
-        per_pass = forward_batch(loaded.device, self.config.batch_size)
+        per_pass = forward_batch(loaded.device, self.options.batch_size)
         return {
             "items_per_pass": per_pass,
             "prefix_reuse": per_pass == 1 and reusable(loaded.model),
@@ -168,17 +170,15 @@ class TransformersExecutor:
     def run(self, tasks: Sequence[Task], emit: Emit, should_stop: ShouldStop) -> None:
         """Process every task, emitting each result as soon as its batch is done."""
         loaded = self._model()
-        config = self.config
+        config, batch_size = self.config, self.options.batch_size
         if config.method is Method.MCQ_LOGPROB:
             from w2c_tui.runs.local.mcq import McqRunner
 
-            McqRunner(loaded, config.template, config.bos, config.batch_size).run(
-                tasks, emit, should_stop
-            )
+            McqRunner(loaded, config.template, config.bos, batch_size).run(tasks, emit, should_stop)
         elif config.method is Method.CRITICTOOL:
             from w2c_tui.runs.local.critic import CriticRunner
 
-            CriticRunner(loaded, config).run(tasks, emit, should_stop)
+            CriticRunner(loaded, config, batch_size).run(tasks, emit, should_stop)
         elif config.method in CHAT_METHODS:
             from w2c_tui.runs.local.chat import ChatRunner
 
@@ -186,7 +186,7 @@ class TransformersExecutor:
                 loaded,
                 config.method,
                 prompt=self._prompt() if config.method in JUDGES else None,
-                batch_size=config.batch_size,
+                batch_size=batch_size,
                 temperature=config.temperature,
                 max_tokens=config.max_tokens,
                 structured=config.structured,
@@ -198,7 +198,7 @@ class TransformersExecutor:
                 loaded,
                 config.template,
                 config.bos,
-                config.batch_size,
+                batch_size,
                 config.temperature,
                 config.max_tokens,
             ).run(tasks, emit, should_stop)

@@ -15,6 +15,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select
 from textual.widgets.select import InvalidSelectValueError
 
 from w2c_tui.config import FormValues, load_form_memory, save_form_memory
+from w2c_tui.domain.run_options import OPTIONS, options_for
 from w2c_tui.domain.runs import Backend, Method, RunConfig
 from w2c_tui.runs.prompts import BUILTIN_TEMPLATES
 from w2c_tui.tui.screens.base import OnceModalScreen
@@ -27,6 +28,14 @@ INPUTS = ("model", "template-file", "target", "judge-prompt", "base-url", "key-e
 NUMBERS = ("concurrency", "repeats", "temperature", "limit")
 SELECTS = ("backend", "template", "gold", "tools", "critic-mode")
 CHECKS = ("native", "structured", "cot")
+OPTION_FIELDS = {
+    "base-url": "base_url",
+    "key-env": "api_key_env",
+    "concurrency": "concurrency",
+    "native": "native_tools",
+}
+"""The form's fields that are options of a backend (the name in its options model): shown only
+while a backend whose model has that option is chosen."""
 
 
 def field(caption: str, widget: Widget, classes: str = "") -> Vertical:
@@ -145,7 +154,21 @@ class RunForm(OnceModalScreen[RunConfig | None]):
 
     def on_mount(self) -> None:
         self._recall(self._choice("#method") or Method.MCQ_LOGPROB.value)
+        self._show_options()
         self.query_one("#method", Select).focus()
+
+    def _backend(self) -> Backend:
+        return Backend(self._choice("#backend") or Backend.TRANSFORMERS.value)
+
+    @on(Select.Changed, "#backend")
+    def _show_options(self) -> None:
+        """Show the option fields the chosen backend's options model has, hide the others."""
+        names = OPTIONS[self._backend()].names()
+        for widget_id, option in OPTION_FIELDS.items():
+            widget = self.query_one(f"#{widget_id}")
+            shown = widget if isinstance(widget, Checkbox) else widget.parent
+            if isinstance(shown, Widget):
+                shown.display = option in names
 
     @on(Select.Changed, "#method")
     def _method_changed(self, event: Select.Changed) -> None:
@@ -218,25 +241,29 @@ class RunForm(OnceModalScreen[RunConfig | None]):
             )
             return
         item_filter = {k: v for k in ("gold", "tools") if (v := self._choice(f"#{k}"))}
+        backend = self._backend()
+        options = {
+            "base_url": self._text("#base-url") or None,
+            "api_key_env": self._text("#key-env") or None,
+            "concurrency": concurrency,
+            "native_tools": self.query_one("#native", Checkbox).value,
+        }
         config = RunConfig(
             method=Method(self._choice("#method") or Method.MCQ_LOGPROB.value),
-            backend=Backend(self._choice("#backend") or Backend.TRANSFORMERS.value),
+            backend=backend,
             model=model,
             dataset=self._choice("#dataset") or self.dataset,
             template=self._text("#template-file") or self._choice("#template") or TEMPLATES[0],
             target_model=self._text("#target") or None,
             judge_prompt=self._text("#judge-prompt") or JUDGE_PROMPT,
-            base_url=self._text("#base-url") or None,
-            api_key_env=self._text("#key-env") or None,
-            concurrency=concurrency,
             repeats=repeats,
             temperature=temperature,
             limit=limit,
             item_filter=item_filter,
-            native_tools=self.query_one("#native", Checkbox).value,
             structured=self.query_one("#structured", Checkbox).value,
             critic_mode=self._choice("#critic-mode") or "skip",
             critic_cot=self.query_one("#cot", Checkbox).value,
+            options=options_for(backend, options),
         )
         try:
             save_form_memory(config.method.value, self._values())

@@ -150,10 +150,13 @@ class RunsScreen(Screen[None]):
             style="dim",
         )
         config = info.config
+        options = " · ".join(
+            f"{name.replace('_', ' ')} {'—' if value is None else value}"
+            for name, value in config.options.as_json().items()
+        )
         text.append(
             f"template {config.template} · target {config.target_model or config.model}"
-            f" · repeats {config.repeats} · temperature {config.temperature} · "
-            f"concurrency {config.concurrency} · base URL {config.base_url or '—'}"
+            f" · repeats {config.repeats} · temperature {config.temperature} · {options}"
         )
         if info.error:
             text.append(f"\nerror: {info.error}", style="bold")

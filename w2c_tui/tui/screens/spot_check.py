@@ -15,6 +15,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Input, Label, LoadingIndicator, Select, Static
 from textual.worker import Worker, WorkerState
 
+from w2c_tui.domain.run_options import options_for
 from w2c_tui.domain.runs import Backend, Method, RunConfig
 from w2c_tui.tui.screens.base import OnceModalScreen
 
@@ -154,27 +155,32 @@ class SpotCheckDialog(OnceModalScreen[SpotSettings | None]):
     @work(thread=True, exclusive=True, name="spot-check", exit_on_error=False)
     def check(self, s: SpotSettings) -> SpotCheck:
         """Generate, judge and score in a thread (a local model may take a while)."""
+        backend = Backend(s.backend)
         model = RunConfig(
             method=Method.GENERATE,
-            backend=Backend(s.backend),
+            backend=backend,
             model=s.model,
             dataset=self.dataset,
             template=s.template,
-            base_url=s.base_url or None,
-            api_key_env=s.key_env or None,
             max_tokens=256,
+            options=options_for(
+                backend, {"base_url": s.base_url or None, "api_key_env": s.key_env or None}
+            ),
         )
         judge = None
         if s.judge_model:
-            local = s.judge_backend == Backend.TRANSFORMERS.value
+            judge_backend = Backend(s.judge_backend)
+            api = {
+                "base_url": s.judge_base_url or s.base_url or None,
+                "api_key_env": s.key_env or None,
+            }
             judge = RunConfig(
                 method=Method.JUDGE,
-                backend=Backend(s.judge_backend),
+                backend=judge_backend,
                 model=s.judge_model,
                 dataset=self.dataset,
-                base_url=None if local else (s.judge_base_url or s.base_url or None),
-                api_key_env=None if local else (s.key_env or None),
                 target_model=s.model,
+                options=options_for(judge_backend, api),
             )
         return self.session.check(self.item_id, model, judge)
 
