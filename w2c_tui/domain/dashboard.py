@@ -9,6 +9,7 @@ dashboard_judging and dashboard_figures; this module gathers them.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict
 
 from w2c_tui.domain.dashboard_core import *  # noqa: F403
@@ -41,3 +42,45 @@ class DashboardDoc(TypedDict):
     all_raters: NotRequired[list[str]]
     critictool: NotRequired[dict[str, Any]]
     """CriticTool datasets: {'metrics': CriticMetrics as JSON} or {'problem': why not}."""
+
+
+QUESTION = "can each automated rater stand in for a human?"
+
+
+@dataclass(frozen=True)
+class JudgesDoc:
+    """The judge question (`w2c agreement`): the humans' own reliability, then each automated
+    rater against them with its decision and advice, and with `--by` the slices. Built once by
+    the agreement service from the dashboard; the CLI's tables and `--json` render this one
+    object."""
+
+    meta: MetaDoc
+    humans: HumansDoc
+    judges: tuple[AutomatedDoc, ...]
+    reveal: RevealDoc
+    slices: SlicesDoc | None = None
+    question: str = QUESTION
+
+    @classmethod
+    def of(cls, dash: DashboardDoc) -> JudgesDoc:
+        """The judge question's part of the dashboard document."""
+        return cls(
+            meta=dash["meta"],
+            humans=dash["humans"],
+            judges=tuple(dash["automated"]),
+            reveal=dash["reveal"],
+            slices=dash.get("slices"),
+        )
+
+    def as_json(self) -> dict[str, object]:
+        """The `w2c agreement --json` document (keys in this order; `slices` only with `--by`)."""
+        out: dict[str, object] = {
+            "question": self.question,
+            "meta": self.meta,
+            "humans": self.humans,
+            "judges": list(self.judges),
+            "reveal": self.reveal,
+        }
+        if self.slices is not None:
+            out["slices"] = self.slices
+        return out
