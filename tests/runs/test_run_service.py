@@ -96,7 +96,7 @@ def test_run_records_every_task_once(demo: Services, monkeypatch: pytest.MonkeyP
     assert (info.status, info.n_done, info.n_error, info.n_total) == (RunStatus.DONE, 5, 0, 5)
     assert info.rater == "mcq_logprob:tiny" and info.fingerprint
     results = demo.runs.results(run_id)
-    assert [r["label"] for r in results] == ["tool_call"] * 5
+    assert [r.label for r in results] == ["tool_call"] * 5
     assert demo.runs.describe(run_id)["template_hash"] == "abc123"
     rows = demo.metrics.metrics("demo", raters=["logprob:tiny"])
     assert rows and rows[0].metrics.n_scored == 5
@@ -174,8 +174,8 @@ def test_per_task_errors_are_recorded_and_the_run_goes_on(
     run_id = demo.runs.create(config(limit=4))
     info = demo.runs.execute(run_id)
     assert (info.n_done, info.n_error) == (3, 1)
-    errors = [r for r in demo.runs.results(run_id) if r["status"] == "error"]
-    assert errors[0]["uuid"] == first and "400" in errors[0]["error"]
+    errors = [r for r in demo.runs.results(run_id) if r.status == "error"]
+    assert errors[0].uuid == first and "400" in (errors[0].error or "")
 
 
 def test_cannot_start_fails_at_once(demo: Services, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -7,17 +7,17 @@ import io
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from w2c_tui.cli.choices import ExportFormat
 from w2c_tui.cli.context import ID_MAX, services
 from w2c_tui.cli.output import write_output
+from w2c_tui.domain.labels import LABELS
 from w2c_tui.io.csvcell import safe_row
 
 verdicts_app = typer.Typer(help="Verdicts of runs.", no_args_is_help=True)
-LABELS = ["direct", "tool_call", "request_for_info", "cannot_answer"]
 
 
 @verdicts_app.command("export")
@@ -38,24 +38,23 @@ def export(
         database = svc.database_file()
     records = []
     for row in rows:
-        scores = row["scores"]
-        record = {
-            "uuid": row["uuid"],
-            "sample_index": row["sample_index"],
-            "label": row["label"],
-            "status": row["status"],
-            "raw": row["raw"],
-            "response": row["response"],
-            "error": row["error"],
-            "retries": row["retries"],
+        record: dict[str, Any] = {
+            "uuid": row.uuid,
+            "sample_index": row.sample_index,
+            "label": row.label,
+            "status": row.status,
+            "raw": row.raw,
+            "response": row.response,
+            "error": row.error,
+            "retries": row.retries,
         }
-        if "answers" in row:  # a CriticTool judge's answers (JSON lines only)
-            record["answers"] = row["answers"]
-        if "loglikelihoods" in scores:
+        if row.answers is not None:  # a CriticTool judge's answers (JSON lines only)
+            record["answers"] = row.answers
+        if row.loglikelihoods is not None:
             record.update(
-                loglikelihoods=scores["loglikelihoods"],
-                pred_raw=scores.get("pred_raw"),
-                pred_norm=scores.get("pred_norm"),
+                loglikelihoods=list(row.loglikelihoods),
+                pred_raw=row.pred_raw,
+                pred_norm=row.pred_norm,
             )
         records.append(record)
     buffer = io.StringIO()
