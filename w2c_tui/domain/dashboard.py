@@ -4,13 +4,13 @@ by the TUI panels, the CLI and the report (and dumped as JSON by `--json`).
 TypedDicts rather than dataclasses because the document *is* the JSON contract: what mypy
 checks here is exactly what `json.dumps` writes. Every statistic is an `EstimateDoc`; a value
 that is not defined is `None` with a `reason`, never 0.0. The parts live in dashboard_core,
-dashboard_judging and dashboard_figures; this module gathers them.
+dashboard_judging, dashboard_figures and dashboard_critictool; this module gathers them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NotRequired, TypedDict
+from typing import NotRequired, TypedDict
 
 from w2c_tui.domain.dashboard_core import *  # noqa: F403
 from w2c_tui.domain.dashboard_core import (
@@ -20,6 +20,8 @@ from w2c_tui.domain.dashboard_core import (
     MetaDoc,
     PairDoc,
 )
+from w2c_tui.domain.dashboard_critictool import *  # noqa: F403
+from w2c_tui.domain.dashboard_critictool import CriticEntryDoc
 from w2c_tui.domain.dashboard_figures import *  # noqa: F403
 from w2c_tui.domain.dashboard_figures import MetricsDoc, RevealDoc, SlicesDoc
 from w2c_tui.domain.dashboard_judging import *  # noqa: F403
@@ -40,8 +42,8 @@ class DashboardDoc(TypedDict):
     reveal: RevealDoc
     slices: NotRequired[SlicesDoc]
     all_raters: NotRequired[list[str]]
-    critictool: NotRequired[dict[str, Any]]
-    """CriticTool datasets: {'metrics': CriticMetrics as JSON} or {'problem': why not}."""
+    critictool: NotRequired[CriticEntryDoc]
+    """CriticTool datasets: the metrics (or the problem computing them) and label agreement."""
 
 
 QUESTION = "can each automated rater stand in for a human?"
