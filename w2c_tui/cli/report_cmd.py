@@ -103,13 +103,12 @@ def _critic_metrics(
     """The CriticTool metrics of a CriticTool dataset (None otherwise), or why they could not
     be computed (the rest of the report is still written)."""
     from w2c_tui.domain.errors import W2CError
-    from w2c_tui.services.critictool_metrics import CriticMetricsService
 
     if dataset not in svc.critic.datasets():
         return None, None
     model = _local_or_name(similarity_model)
     try:
-        doc = CriticMetricsService(svc.store).compute(dataset, similarity_model=model)
+        doc = svc.critic_metrics.compute(dataset, similarity_model=model)
     except W2CError as error:
         return None, str(error)
     return doc.as_json(), None

@@ -21,11 +21,10 @@ def critic_entry(services: Services, dataset: str) -> CriticEntryDoc:
     """The CriticTool metrics of `dataset` (similarity model: W2C_SIMILARITY_MODEL or the
     default), or why they could not be computed (computed in the dashboard's worker thread)."""
     from w2c_tui.domain.errors import W2CError
-    from w2c_tui.services.critictool_metrics import CriticMetricsService
 
     agreement = [r.as_json() for r in services.critic_agreement.compute(dataset)]
     try:
-        metrics = CriticMetricsService(services.store).compute(dataset).as_json()
+        metrics = services.critic_metrics.compute(dataset).as_json()
     except W2CError as error:
         return {"problem": str(error), "label_agreement": agreement}
     return {"metrics": metrics, "label_agreement": agreement}
