@@ -41,7 +41,7 @@ def test_generate_then_judge_through_the_service(
         judged = demo.runs.execute(judge_id)
     assert (judged.status, judged.n_done, judged.n_error) == (RunStatus.DONE, 6, 0)
     results = demo.runs.results(judge_id)
-    assert [r["label"] for r in results] == ["request_for_info"] * 6
+    assert [r.label for r in results] == ["request_for_info"] * 6
     described = demo.runs.describe(judge_id)
     assert described["judge_prompt_version"].startswith("when2call-judge-v1@")
     assert described["structured_output"] is True

@@ -68,19 +68,19 @@ def test_a_judge_run_writes_labels_that_meet_the_humans(services: Services, tmp_
         bodies = [s.body for s in server.seen if s.path.endswith("/chat/completions")]
     assert info.status is RunStatus.DONE, info
     assert (info.n_total, info.n_done, info.n_error) == (21, 20, 1)
-    results = {r["uuid"]: r for r in svc.runs.results(run_id)}
+    results = {r.uuid: r for r in svc.runs.results(run_id)}
     unread = results[ids[2]]
-    assert unread["status"] == "error" and "still no idea" in unread["error"]
-    assert "could not be read" in unread["error"]
-    assert results[ids[1]]["answers"]["category"] == "parameters_value_error"
+    assert unread.status == "error" and "still no idea" in (unread.error or "")
+    assert "could not be read" in (unread.error or "")
+    assert (results[ids[1]].answers or {})["category"] == "parameters_value_error"
     exported = CliRunner().invoke(
         app, ["--db", svc.url, "verdicts", "export", "--run", str(run_id)]
     )
     assert exported.exit_code == 0, exported.output
     lines = {r["uuid"]: r for r in map(json.loads, exported.output.splitlines())}
     assert lines[ids[3]]["answers"]["category"] == "none" and "answers" not in lines[ids[2]]
-    assert "--- repair turn ---" in results[ids[1]]["raw"]
-    assert results[ids[3]]["answers"] == {
+    assert "--- repair turn ---" in (results[ids[1]].raw or "")
+    assert results[ids[3]].answers == {
         "error": "no",
         "category": "none",
         "critique_right": "yes",
@@ -180,12 +180,13 @@ def test_a_local_chat_model_judges_with_one_repair_turn(services: Services) -> N
     info = services.runs.execute(services.runs.create(config))
     assert (info.status, info.n_total, info.n_done + info.n_error) == (RunStatus.DONE, 5, 5)
     for result in services.runs.results(info.id):
-        if result["status"] == "error":
-            assert "could not be read" in result["error"] and "repair turn" in result["error"]
+        if result.status == "error":
+            error = result.error or ""
+            assert "could not be read" in error and "repair turn" in error
         else:  # a random model that happens to write a full answer is read like any judge
             assert (
                 judge.parse_reply(
-                    result["raw"].split("\n--- repair turn ---\n")[-1], (Q.ERROR, Q.CATEGORY)
+                    (result.raw or "").split("\n--- repair turn ---\n")[-1], (Q.ERROR, Q.CATEGORY)
                 ).label
                 is not None
             )

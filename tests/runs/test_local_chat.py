@@ -196,7 +196,7 @@ def test_a_local_judge_run_stores_verdicts_of_a_judge_rater(demo: Services) -> N
     assert info.n_done == info.n_total > 0
     assert info.rater is not None and "judge" in info.rater
     rows = demo.runs.results(run_id)
-    assert all(row["status"] == "ok" and row["label"] in {x.value for x in LABELS} for row in rows)
+    assert all(row.status == "ok" and row.label in {x.value for x in LABELS} for row in rows)
     readings = demo.metrics.readings("demo")
     ours = [r for r in readings.raters if r.kind is RaterKind.JUDGE and r.name == judge.model]
     assert len(ours) == 1 and ours[0].config["backend"] == "transformers"

@@ -96,7 +96,7 @@ def test_run_records_every_task_once(demo: Services, monkeypatch: pytest.MonkeyP
     assert (info.status, info.n_done, info.n_error, info.n_total) == (RunStatus.DONE, 5, 0, 5)
     assert info.rater == "mcq_logprob:tiny" and info.fingerprint
     results = demo.runs.results(run_id)
-    assert [r["label"] for r in results] == ["tool_call"] * 5
+    assert [r.label for r in results] == ["tool_call"] * 5
     assert demo.runs.describe(run_id)["template_hash"] == "abc123"
     rows = demo.metrics.metrics("demo", raters=["logprob:tiny"])
     assert rows and rows[0].metrics.n_scored == 5
@@ -135,11 +135,11 @@ def test_repeats_of_a_verdict_method_give_its_stability(
     assert demo.runs.execute(run_id).n_done == 18
     [row] = demo.metrics.metrics("demo", raters=["mcq-index:tiny"])
     assert row.metrics.n_scored == 6  # sample 0 is the verdict; repeats do not add units
-    stab = row.stability
-    assert stab is not None and stab["over"] == "repeats"
-    assert (stab["k"], stab["n_processed"]) == (3, 6)
-    assert stab["over_processed"]["stability_at_k"] == pytest.approx(4 / 6)
-    assert stab["over_processed"]["mean_flip_rate"] == pytest.approx((2 * 0.5) / 6)
+    assert row.stability is not None and row.stability.over == "repeats"
+    stab = row.stability.stability
+    assert (stab.k, stab.n_processed) == (3, 6)
+    assert stab.over_processed["stability_at_k"] == pytest.approx(4 / 6)
+    assert stab.over_processed["mean_flip_rate"] == pytest.approx((2 * 0.5) / 6)
     readings = demo.metrics.readings("demo")
     assert {
         readings.values[(u.key, "mcq-index:tiny")]
@@ -151,8 +151,8 @@ def test_repeats_of_a_verdict_method_give_its_stability(
     again = demo.runs.create(config(Method.MCQ_INDEX, limit=6, repeats=2))
     demo.runs.execute(again)
     [row] = demo.metrics.metrics("demo", raters=["mcq-index:tiny"])
-    assert row.stability is not None and row.stability["k"] == 2
-    assert row.stability["over_processed"]["stability_at_k"] == 1.0
+    assert row.stability is not None and row.stability.stability.k == 2
+    assert row.stability.stability.over_processed["stability_at_k"] == 1.0
 
 
 def test_recording_twice_is_refused(demo: Services, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -174,8 +174,8 @@ def test_per_task_errors_are_recorded_and_the_run_goes_on(
     run_id = demo.runs.create(config(limit=4))
     info = demo.runs.execute(run_id)
     assert (info.n_done, info.n_error) == (3, 1)
-    errors = [r for r in demo.runs.results(run_id) if r["status"] == "error"]
-    assert errors[0]["uuid"] == first and "400" in errors[0]["error"]
+    errors = [r for r in demo.runs.results(run_id) if r.status == "error"]
+    assert errors[0].uuid == first and "400" in (errors[0].error or "")
 
 
 def test_cannot_start_fails_at_once(demo: Services, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -117,8 +117,8 @@ def test_failed_tasks_can_be_retried(services: Services, tmp_path: Path) -> None
         assert (final.n_done, final.n_error, final.status_text) == (6, 0, "done")
         assert len(server.requests("/v1/chat/completions")) - before == 6
     results = services.runs.results(run_id)
-    assert sorted(r["uuid"] for r in results) == [f"q{i}" for i in range(6)]
-    assert all(r["status"] == "ok" and r["error"] is None for r in results)
+    assert sorted(r.uuid or "" for r in results) == [f"q{i}" for i in range(6)]
+    assert all(r.status == "ok" and r.error is None for r in results)
 
 
 def test_two_resumes_at_once_start_one_worker(demo: Services) -> None:

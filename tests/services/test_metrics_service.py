@@ -43,7 +43,7 @@ def test_logprob_metrics_match_the_reference_definitions(demo: Services) -> None
         assert len(m.confusion) == 4 and all(len(r) == 4 for r in m.confusion)
         # the demo's four items without tools, all cannot_answer
         assert m.tool_hallucination["denominator"] == 4
-        assert row.calibration is not None and row.calibration["raw"]["n"] == 30
+        assert row.calibration is not None and row.calibration.raw.n == 30
 
 
 def test_judge_invalid_verdicts_are_not_a_class(demo: Services) -> None:

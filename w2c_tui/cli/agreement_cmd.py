@@ -9,7 +9,7 @@ import typer
 
 from w2c_tui.cli.agreement_text import print_judges, print_pooled
 from w2c_tui.cli.context import BOOTSTRAP_MAX, SEED_MAX, echo, print_json, services
-from w2c_tui.domain.dashboard import SliceBy
+from w2c_tui.domain.dashboard import JudgesDoc, SliceBy
 from w2c_tui.domain.labels import InvalidMode
 from w2c_tui.domain.review import UnitKind
 
@@ -97,7 +97,7 @@ def agreement(
         except ValueError as error:
             typer.echo(f"error: {ratings}: {error}", err=True)
             raise typer.Exit(2) from error
-        _output(doc, json_out, pooled=True)
+        _output(doc, json_out)
         return
     with services(ctx) as svc:
         name = svc.datasets.resolve(dataset)
@@ -112,8 +112,9 @@ def agreement(
                 echo(f"{rater.key}\t{rater.kind.value}")
             return
         chosen = split_raters(raters)
+        result: dict[str, Any] | JudgesDoc
         if pooled or chosen:
-            doc = svc.agreement.summary(
+            result = svc.agreement.summary(
                 name,
                 raters=chosen,
                 kind=units,
@@ -122,7 +123,7 @@ def agreement(
                 invalid_mode=invalid,
             )
         else:
-            doc = svc.agreement.judges(
+            result = svc.agreement.judges(
                 name,
                 kind=units,
                 bootstrap=bootstrap,
@@ -131,13 +132,17 @@ def agreement(
                 invalid_mode=invalid,
                 by=by,
             )
-    _output(doc, json_out, pooled=pooled or bool(chosen))
+    _output(result, json_out)
 
 
-def _output(doc: dict[str, Any], json_out: bool, *, pooled: bool) -> None:
-    if json_out:
+def _output(doc: dict[str, Any] | JudgesDoc, json_out: bool) -> None:
+    """The judge question or the pooled document, as tables or as JSON."""
+    if isinstance(doc, JudgesDoc):
+        if json_out:
+            print_json(doc.as_json())
+        else:
+            print_judges(doc)
+    elif json_out:
         print_json(doc)
-    elif pooled:
-        print_pooled(doc)
     else:
-        print_judges(doc)
+        print_pooled(doc)

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.table import Table
+from rich.text import Text
+
 from w2c_tui.cli.context import console as make_console
+from w2c_tui.domain.dashboard import JudgesDoc
 from w2c_tui.io.numbers import estimate_text, f1
 
 
@@ -13,13 +17,10 @@ def est(value: Any) -> str:
     return estimate_text(value, ci_digits=3, with_reason=True)
 
 
-def print_judges(doc: dict[str, Any]) -> None:
+def print_judges(doc: JudgesDoc) -> None:
     """The humans' reliability, then each automated rater's decision and numbers."""
-    from rich.table import Table
-    from rich.text import Text
-
     console = make_console()
-    meta = doc["meta"]
+    meta = doc.meta
     c = meta["consensus"]
     console.print(
         Text(
@@ -29,7 +30,7 @@ def print_judges(doc: dict[str, Any]) -> None:
             style="bold",
         )
     )
-    humans = doc["humans"]
+    humans = doc.humans
     if "reason" in humans:
         console.print(f"humans: not defined — {humans['reason']}")
     else:
@@ -37,7 +38,7 @@ def print_judges(doc: dict[str, Any]) -> None:
             f"humans ({', '.join(humans['raters'])}): Krippendorff α "
             f"{est(humans['krippendorff_alpha'])} — {humans['interpretation']}"
         )
-    judges = doc["judges"]
+    judges = doc.judges
     if not judges:
         console.print("no judge or scorer readings in this dataset")
         return
@@ -63,25 +64,23 @@ def print_judges(doc: dict[str, Any]) -> None:
             console.print(f"  evidence: {'; '.join(verdict['evidence'])}")
         console.print(f"  sample size: {row['advice']['text']}")
     console.print(Text(f"rule: {judges[0]['verdict']['rule']}", style="dim"))
-    slices = doc.get("slices")
+    slices = doc.slices
     if slices:
         by = Table(slices["by"], "units", "rater", "κ vs consensus", "macro-F1 ×100 vs gold")
         for part in slices["slices"]:
-            for row in part["rows"]:
+            for line in part["rows"]:
                 by.add_row(
                     part["name"],
                     str(part["n_units"]),
-                    row["rater"],
-                    est(row["cohen_kappa"]),
-                    f1(row["macro_f1"]),
+                    line["rater"],
+                    est(line["cohen_kappa"]),
+                    f1(line["macro_f1"]),
                 )
         console.print(by)
 
 
 def print_pooled(doc: dict[str, Any]) -> None:
     """Every rater in one table: α, Fleiss κ, AC1, % agreement; pairs; categories."""
-    from rich.table import Table
-
     console = make_console()
     boot = doc.get("bootstrap", {})
     head = Table(

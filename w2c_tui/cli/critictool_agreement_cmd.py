@@ -28,10 +28,8 @@ def agreement(
     """Krippendorff's α, percent agreement and pairwise Cohen's κ on detect (error in the last
     step: yes/no) and category, between the annotators, the model's own self-critique (read
     from its parsed reply) and any other rater of the dataset's CriticTool labels."""
-    from w2c_tui.services.critictool_agreement import CriticAgreementService
-
     with services(ctx) as svc:
-        results = CriticAgreementService(svc.store).compute(dataset, target_model)
+        results = svc.critic_agreement.compute(dataset, target_model)
     print_critic_agreement(dataset, results, json_out)
 
 

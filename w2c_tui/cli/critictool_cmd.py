@@ -35,11 +35,9 @@ def metrics(
     """The reference evaluators' metrics of every model and setting (internal; external in
     skip or finish mode; CoT or not): means, per error type, base vs evolved, per sample with
     --json, and the paper's overall score (docs/critictool.md)."""
-    from w2c_tui.services.critictool_metrics import CriticMetricsService
-
     model = _local_or_name(similarity_model)
     with services(ctx) as svc:
-        doc = CriticMetricsService(svc.store).compute(
+        doc = svc.critic_metrics.compute(
             dataset, run_id=run, target_model=target_model, similarity_model=model
         )
     if json_out:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from w2c_tui.cli.context import BOOTSTRAP_MAX, SEED_MAX, services
 from w2c_tui.cli.output import safe_name, write_output
-from w2c_tui.domain.dashboard import SliceBy
+from w2c_tui.domain.dashboard import CriticMetricsDoc, SliceBy
 from w2c_tui.domain.labels import InvalidMode
 from w2c_tui.domain.review import UnitKind
 
@@ -99,17 +99,16 @@ def report(
 
 def _critic_metrics(
     svc: Services, dataset: str, similarity_model: str | None
-) -> tuple[dict[str, Any] | None, str | None]:
+) -> tuple[CriticMetricsDoc | None, str | None]:
     """The CriticTool metrics of a CriticTool dataset (None otherwise), or why they could not
     be computed (the rest of the report is still written)."""
     from w2c_tui.domain.errors import W2CError
-    from w2c_tui.services.critictool_metrics import CriticMetricsService
 
     if dataset not in svc.critic.datasets():
         return None, None
     model = _local_or_name(similarity_model)
     try:
-        doc = CriticMetricsService(svc.store).compute(dataset, similarity_model=model)
+        doc = svc.critic_metrics.compute(dataset, similarity_model=model)
     except W2CError as error:
         return None, str(error)
     return doc.as_json(), None

@@ -4,12 +4,12 @@ verdict, response or CriticTool judge's answers each task produced."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
 from w2c_tui.db.tables import CriticLabelRow, ItemRow, ResponseRow, RunResultRow, VerdictRow
+from w2c_tui.domain.runs import RunResult
 
 
 class RunResults:
@@ -17,8 +17,8 @@ class RunResults:
 
     engine: Engine
 
-    def results(self, run_id: int) -> list[dict[str, Any]]:
-        """One row per task: uuid, sample, status, label, raw, scores, error (for exports)."""
+    def results(self, run_id: int) -> list[RunResult]:
+        """One result per task, in item order (then sample)."""
         with Session(self.engine) as session:
             rows = session.exec(
                 select(RunResultRow)
@@ -36,30 +36,28 @@ class RunResults:
                 item = session.get(ItemRow, row.item_id)
                 verdict = session.get(VerdictRow, row.verdict_id) if row.verdict_id else None
                 response = session.get(ResponseRow, row.response_id) if row.response_id else None
+                scores = json.loads(verdict.scores_json) if verdict else {}
+                critic = answers.get((row.item_id, row.response_id))
+                critic = critic if row.status == "ok" else None
+                lls = scores.get("loglikelihoods")
                 out.append(
-                    {
-                        "uuid": item.uuid if item else None,
-                        "position": item.position if item else None,
-                        "sample_index": row.sample_index,
-                        "status": (verdict.status if verdict else "ok")
+                    RunResult(
+                        uuid=item.uuid if item else None,
+                        position=item.position if item else None,
+                        sample_index=row.sample_index,
+                        status=(verdict.status if verdict else "ok")
                         if row.status == "ok"
                         else "error",
-                        "label": verdict.label if verdict else None,
-                        "raw": verdict.raw if verdict else None,
-                        "scores": json.loads(verdict.scores_json) if verdict else {},
-                        "response": response.text if response else None,
-                        "error": row.error,
-                        "retries": row.retries,
-                    }
+                        label=verdict.label if verdict else None,
+                        raw=critic.raw if critic else verdict.raw if verdict else None,
+                        response=response.text if response else None,
+                        error=row.error,
+                        retries=row.retries,
+                        loglikelihoods=tuple(lls) if lls is not None else None,
+                        pred_raw=scores.get("pred_raw"),
+                        pred_norm=scores.get("pred_norm"),
+                        answers=json.loads(critic.answers_json) if critic else None,
+                    )
                 )
-                critic = answers.get((row.item_id, row.response_id))
-                if critic is not None and row.status == "ok":
-                    out[-1]["answers"] = json.loads(critic.answers_json)
-                    out[-1]["raw"] = critic.raw
-            out.sort(
-                key=lambda r: (
-                    r["position"] if r["position"] is not None else -1,
-                    r["sample_index"],
-                )
-            )
+            out.sort(key=lambda r: (r.position if r.position is not None else -1, r.sample_index))
             return out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from datetime import datetime
 from enum import StrEnum
@@ -264,6 +265,30 @@ class RunInfo:
         if self.status is RunStatus.DONE and self.n_error:
             return f"done with {self.n_error} error{'s' if self.n_error != 1 else ''}"
         return self.status.value
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What one task of a run left in the store (`w2c verdicts export`): its item, sample,
+    status (ok / invalid / error), the verdict's label and raw reply, a generation's response,
+    a log-prob scorer's four log-likelihoods (option order) and readings, or a CriticTool
+    judge's answers."""
+
+    uuid: str | None
+    position: int | None
+    sample_index: int
+    status: str
+    label: str | None
+    raw: str | None
+    response: str | None
+    error: str | None
+    retries: int
+    loglikelihoods: tuple[float, ...] | None = None
+    """None unless the verdict carries log-likelihoods (log-prob runs)."""
+    pred_raw: str | None = None
+    pred_norm: str | None = None
+    answers: Mapping[str, object] | None = None
+    """A CriticTool judge's answers (None for every other run, and for a failed task)."""
 
 
 @dataclass(frozen=True)

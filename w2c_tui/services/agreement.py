@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 from w2c_tui import __version__
 from w2c_tui.db.store import Store
@@ -17,6 +17,7 @@ from w2c_tui.domain.dashboard import (
     Against,
     AutomatedDoc,
     DashboardDoc,
+    JudgesDoc,
     MetricsDoc,
     PairDoc,
     SliceBy,
@@ -94,28 +95,20 @@ class AgreementService:
         min_humans: int = 1,
         invalid_mode: InvalidMode | str = InvalidMode.MISSING,
         by: SliceBy | None = None,
-    ) -> dict[str, Any]:
+    ) -> JudgesDoc:
         """The judge question (`w2c agreement`): the humans' own reliability, then each
         automated rater against them with its decision, advice and, with `by`, slices."""
-        dash = self.dashboard(
-            dataset,
-            kind=kind,
-            bootstrap=bootstrap,
-            seed=seed,
-            min_humans=min_humans,
-            invalid_mode=invalid_mode,
-            by=by,
+        return JudgesDoc.of(
+            self.dashboard(
+                dataset,
+                kind=kind,
+                bootstrap=bootstrap,
+                seed=seed,
+                min_humans=min_humans,
+                invalid_mode=invalid_mode,
+                by=by,
+            )
         )
-        out: dict[str, Any] = {
-            "question": "can each automated rater stand in for a human?",
-            "meta": dash["meta"],
-            "humans": dash["humans"],
-            "judges": dash["automated"],
-            "reveal": dash["reveal"],
-        }
-        if "slices" in dash:
-            out["slices"] = dash["slices"]
-        return out
 
     @staticmethod
     def summary_file(path: Path, *, bootstrap: int = 1000, seed: int = 0) -> dict[str, object]:

@@ -12,11 +12,13 @@ Cohen's κ per pair on their overlap.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
 from w2c_tui.db.store import Store
 from w2c_tui.domain.critictool_labels import CriticLabel, Question, options
+from w2c_tui.domain.dashboard import CriticLabelAgreementDoc, PairDoc
 from w2c_tui.domain.models import Rater
 from w2c_tui.services.critictool_review import CriticReviewService
 from w2c_tui.stats.agreement import krippendorff_alpha, percent_agreement
@@ -46,8 +48,8 @@ class CriticAgreement:
     percent: Estimate
     pairs: tuple[PairResult, ...]
 
-    def as_json(self) -> dict[str, object]:
-        """A JSON-ready summary."""
+    def as_json(self) -> CriticLabelAgreementDoc:
+        """A JSON-ready summary (the dashboard's `critictool.label_agreement`)."""
         return {
             "label": self.label,
             "raters": list(self.raters),
@@ -55,7 +57,7 @@ class CriticAgreement:
             "alpha": self.alpha.value,
             "alpha_reason": self.alpha.reason,
             "percent_agreement": self.percent.value,
-            "pairs": [p.as_json() for p in self.pairs],
+            "pairs": [cast(PairDoc, p.as_json()) for p in self.pairs],
         }
 
 

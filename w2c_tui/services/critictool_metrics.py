@@ -7,11 +7,12 @@ import os
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 from w2c_tui.db.store import Store
 from w2c_tui.domain.critictool import ExternalMode, Source
 from w2c_tui.domain.critictool_stored import StoredPrediction, StoredSample
+from w2c_tui.domain.dashboard import CriticMetricsDoc
 from w2c_tui.domain.errors import NotFoundError, W2CError
 from w2c_tui.runs.critictool.metrics_external import ExternalScore, score_external
 from w2c_tui.runs.critictool.metrics_internal import InternalScore, score_internal
@@ -34,11 +35,13 @@ from w2c_tui.runs.critictool.summary import (
 
 SIMILARITY_ENV = "W2C_SIMILARITY_MODEL"
 """A default similarity model (a local folder, say) for the CLI, the report and the dashboard."""
+Means = dict[str, float | int | None]
+"""A setting's means by the reference's names (samples, parse_rate, critic, …)."""
 MEAN_NAMES = {"broke": "break"}
 """Our field names that the reference spells otherwise."""
 
 
-def _means(means: InternalMeans | ExternalMeans) -> dict[str, Any]:
+def _means(means: InternalMeans | ExternalMeans) -> Means:
     return {MEAN_NAMES.get(key, key): value for key, value in asdict(means).items()}
 
 
@@ -50,10 +53,10 @@ class SettingMetrics:
     source: Source
     mode: ExternalMode | None
     cot: bool
-    means: dict[str, Any]
-    by_error_type: dict[str, dict[str, Any]]
+    means: Means
+    by_error_type: dict[str, Means]
     """Internal only (error-free samples under "none")."""
-    by_variant: dict[str, dict[str, Any]]
+    by_variant: dict[str, Means]
     per_sample: dict[str, dict[str, float]]
     """The reference's per-sample records, by sample id."""
     unpredicted: int
@@ -80,9 +83,9 @@ class CriticMetrics:
     settings: tuple[SettingMetrics, ...] = ()
     overall: tuple[OverallScore, ...] = field(default=())
 
-    def as_json(self) -> dict[str, Any]:
-        """A JSON-ready document."""
-        return asdict(self)
+    def as_json(self) -> CriticMetricsDoc:
+        """A JSON-ready document (the dashboard's and the report's `critictool.metrics`)."""
+        return cast(CriticMetricsDoc, asdict(self))
 
 
 class CriticMetricsService:
@@ -208,10 +211,11 @@ def _overall(settings: Sequence[SettingMetrics]) -> list[OverallScore]:
                 or external.mode is None
             ):
                 continue
+            # the means are `asdict` of these very classes, renamed by MEAN_NAMES
             score = overall_score(
-                InternalMeans(**internal.means),
+                InternalMeans(**internal.means),  # type: ignore[arg-type]
                 ExternalMeans(
-                    **{k if k != "break" else "broke": v for k, v in external.means.items()}
+                    **{k if k != "break" else "broke": v for k, v in external.means.items()}  # type: ignore[arg-type]
                 ),
             )
             out.append(OverallScore(internal.target_model, internal.cot, external.mode, score))

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from w2c_tui.db.store import Store
-from w2c_tui.domain.dashboard import Against, SliceBy
+from w2c_tui.domain.dashboard import (
+    Against,
+    CalibrationDoc,
+    CalibrationFigures,
+    SliceBy,
+    StabilityDoc,
+)
 from w2c_tui.domain.errors import NotFoundError
 from w2c_tui.domain.labels import InvalidMode, Label, RaterKind
 from w2c_tui.domain.review import UnitKind
@@ -20,11 +26,50 @@ from w2c_tui.services.readings import (
     build_readings,
 )
 from w2c_tui.services.slicing import slice_groups
-from w2c_tui.stats.calibration import calibration, probabilities_from_loglikelihoods
+from w2c_tui.stats.calibration import (
+    Calibration,
+    calibration,
+    probabilities_from_loglikelihoods,
+)
 from w2c_tui.stats.metrics import INVALID as INVALID_CODE
 from w2c_tui.stats.metrics import MISSING as MISSING_CODE
 from w2c_tui.stats.metrics import Metrics, compute_metrics
-from w2c_tui.stats.stability import stability
+from w2c_tui.stats.stability import Stability, stability
+
+SOFTMAX = "softmax over the four log-likelihoods"
+
+
+@dataclass(frozen=True)
+class CalibrationResult:
+    """Panel F for one log-prob scorer: calibration of its raw probabilities and, where the
+    choices' lengths are known, of the length-normalised ones."""
+
+    raw: Calibration
+    length_normalised: Calibration | None = None
+    probabilities: str = SOFTMAX
+
+    def as_json(self) -> CalibrationDoc:
+        """The metrics document's `calibration`."""
+        doc: CalibrationDoc = {
+            "probabilities": self.probabilities,
+            "raw": cast(CalibrationFigures, self.raw.as_json()),
+        }
+        if self.length_normalised is not None:
+            doc["length_normalised"] = cast(CalibrationFigures, self.length_normalised.as_json())
+        return doc
+
+
+@dataclass(frozen=True)
+class StabilityResult:
+    """Stability of one rater, over its own repeats or over the target model's responses."""
+
+    stability: Stability
+    over: str
+    """"repeats" (a run's `--repeats`) or "responses" (the target model's repeated ones)."""
+
+    def as_json(self) -> StabilityDoc:
+        """The metrics document's `stability`."""
+        return cast(StabilityDoc, {**self.stability.as_json(), "over": self.over})
 
 
 @dataclass(frozen=True)
@@ -36,8 +81,8 @@ class RaterMetrics:
     against: Against
     metrics: Metrics
     norm_reading: str | None
-    calibration: dict[str, Any] | None
-    stability: dict[str, Any] | None
+    calibration: CalibrationResult | None
+    stability: StabilityResult | None
 
     def as_json(self) -> dict[str, object]:
         """A plain dict (the `w2c metrics --json` contract)."""
@@ -50,8 +95,8 @@ class RaterMetrics:
             "against": self.against.value,
             "length_normalised_reading": self.norm_reading,
             **self.metrics.as_json(),
-            "calibration": self.calibration,
-            "stability": self.stability,
+            "calibration": self.calibration.as_json() if self.calibration else None,
+            "stability": self.stability.as_json() if self.stability else None,
         }
 
 
@@ -129,7 +174,7 @@ def rater_metrics(
 
 def _calibration(
     readings: Readings, rater: RaterInfo, units: list[Any], gold: list[int]
-) -> dict[str, Any] | None:
+) -> CalibrationResult | None:
     rows = [
         (readings.loglikelihoods[(u.key, rater.key)], g)
         for u, g in zip(units, gold, strict=True)
@@ -139,30 +184,27 @@ def _calibration(
         return None  # scores that are not likelihoods (the API suite's) are not calibrated
     lls = np.array([r[0] for r in rows], dtype=float)
     labels = np.array([r[1] for r in rows])
-    result: dict[str, Any] = {
-        "probabilities": "softmax over the four log-likelihoods",
-        "raw": calibration(probabilities_from_loglikelihoods(lls), labels).as_json(),
-    }
+    raw = calibration(probabilities_from_loglikelihoods(lls), labels)
     lengths = [
         readings.choice_lengths.get((u.key, rater.key))
         for u in units
         if (u.key, rater.key) in readings.loglikelihoods
     ]
-    if all(length is not None for length in lengths):
-        probs = probabilities_from_loglikelihoods(lls, np.array(lengths, dtype=float))
-        result["length_normalised"] = calibration(probs, labels).as_json()
-    return result
+    if not all(length is not None for length in lengths):
+        return CalibrationResult(raw)
+    probs = probabilities_from_loglikelihoods(lls, np.array(lengths, dtype=float))
+    return CalibrationResult(raw, calibration(probs, labels))
 
 
 def _stability(
     readings: Readings, rater: RaterInfo, units: list[Any], gold: list[int]
-) -> dict[str, Any] | None:
+) -> StabilityResult | None:
     """Over the rater's own repeats where a run made them (`--repeats`), else over the repeated
     responses of the target model; `over` says which."""
     for source, over in ((readings.samples, "repeats"), (readings.series, "responses")):
         runs = [[code(v) for v in source.get((u.key, rater.key), [])] for u in units]
         if max((len(r) for r in runs), default=0) >= 2:
-            return {**stability(runs, gold).as_json(), "over": over}
+            return StabilityResult(stability(runs, gold), over)
     return None
 
 

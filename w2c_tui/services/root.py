@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from w2c_tui.services.agreement import AgreementService
     from w2c_tui.services.critictool import CriticService
     from w2c_tui.services.critictool_agreement import CriticAgreementService
+    from w2c_tui.services.critictool_metrics import CriticMetricsService
     from w2c_tui.services.critictool_review import CriticReviewService
     from w2c_tui.services.exports import ExportService
     from w2c_tui.services.merge import MergeService
@@ -66,6 +67,14 @@ class Services:
         from w2c_tui.services.critictool_agreement import CriticAgreementService
 
         return CriticAgreementService(self.store)
+
+    @property
+    def critic_metrics(self) -> CriticMetricsService:
+        """The official CriticTool metrics of stored predictions (the similarity model loads on
+        first use)."""
+        from w2c_tui.services.critictool_metrics import CriticMetricsService
+
+        return CriticMetricsService(self.store)
 
     @property
     def critic_review(self) -> CriticReviewService:

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import socket
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from w2c_tui.db.runs import RunStore
 from w2c_tui.db.store import Store
@@ -25,6 +25,7 @@ from w2c_tui.domain.runs import (
     Method,
     RunConfig,
     RunInfo,
+    RunResult,
     RunStartError,
     RunStatus,
 )
@@ -112,11 +113,12 @@ class RunService:
         """Every run, newest first."""
         return [self._notice_stale(r) for r in self._runs.all()]
 
-    def describe(self, run_id: int) -> dict[str, Any]:
-        """The executor's description of the computation (versions, hashes, device)."""
+    def describe(self, run_id: int) -> Mapping[str, object]:
+        """The executor's description of the computation (versions, hashes, device): JSON
+        whose keys depend on the backend, shown whole by `w2c run show`."""
         return self._runs.describe(run_id)
 
-    def results(self, run_id: int) -> list[dict[str, Any]]:
+    def results(self, run_id: int) -> list[RunResult]:
         """Per-task results, in item order."""
         self._runs.get(run_id)
         return self._runs.results(run_id)

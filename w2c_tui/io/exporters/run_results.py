@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from w2c_tui.domain.labels import LABELS
+from w2c_tui.domain.runs import RunResult
 
 CSV_FIELDS = (
     "uuid",
@@ -24,20 +25,27 @@ CSV_FIELDS = (
 `answers` are in the JSON lines only."""
 
 
-def result_record(row: dict[str, Any]) -> dict[str, Any]:
+def result_record(row: RunResult) -> dict[str, Any]:
     """The export record of one task's result: uuid, sample, label, status, raw reply,
     response, error and retries; a CriticTool judge's `answers`; for log-prob runs the
     log-likelihoods in option order, pred_raw and pred_norm."""
-    scores = row["scores"]
-    keys = ("uuid", "sample_index", "label", "status", "raw", "response", "error", "retries")
-    record = {key: row[key] for key in keys}
-    if "answers" in row:
-        record["answers"] = row["answers"]
-    if "loglikelihoods" in scores:
+    record: dict[str, Any] = {
+        "uuid": row.uuid,
+        "sample_index": row.sample_index,
+        "label": row.label,
+        "status": row.status,
+        "raw": row.raw,
+        "response": row.response,
+        "error": row.error,
+        "retries": row.retries,
+    }
+    if row.answers is not None:  # a CriticTool judge's answers (JSON lines only)
+        record["answers"] = row.answers
+    if row.loglikelihoods is not None:
         record.update(
-            loglikelihoods=scores["loglikelihoods"],
-            pred_raw=scores.get("pred_raw"),
-            pred_norm=scores.get("pred_norm"),
+            loglikelihoods=list(row.loglikelihoods),
+            pred_raw=row.pred_raw,
+            pred_norm=row.pred_norm,
         )
     return record
 
@@ -52,7 +60,7 @@ def csv_record(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def result_records(
-    rows: Sequence[dict[str, Any]], fmt: str
+    rows: Sequence[RunResult], fmt: str
 ) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
     """(records, CSV fields) of a run's results for `fmt` (jsonl or csv)."""
     records = [result_record(row) for row in rows]

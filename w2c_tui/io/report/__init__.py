@@ -7,13 +7,13 @@ embedded once (a drill-down section carries only its own confusion heatmap).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
 from markupsafe import Markup, escape
 
-from w2c_tui.domain.dashboard import DashboardDoc
+from w2c_tui.domain.dashboard import CriticMetricsDoc, DashboardDoc
 from w2c_tui.io.report import data, judges, results
 from w2c_tui.io.report.critictool import critictool
 from w2c_tui.io.report.model import Section
@@ -72,7 +72,7 @@ def html(dash: DashboardDoc, extra: Sequence[Section] = ()) -> str:
     return text
 
 
-def as_json(dash: DashboardDoc, critic: Mapping[str, Any] | None = None) -> str:
+def as_json(dash: DashboardDoc, critic: CriticMetricsDoc | None = None) -> str:
     """The dashboard document itself (with the CriticTool metrics under `critictool`)."""
     document: dict[str, Any] = {k: v for k, v in dash.items() if k != "all_raters"}
     if critic is not None:

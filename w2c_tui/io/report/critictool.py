@@ -3,9 +3,9 @@ error type and base/evolved, and the overall score (from `CriticMetrics.as_json(
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
+from w2c_tui.domain.dashboard import CriticMetricsDoc
 from w2c_tui.io.report.model import Section, TableSpec
 
 COLUMNS = (
@@ -32,7 +32,7 @@ def cell(value: Any) -> str:
     return str(value)
 
 
-def critictool(doc: Mapping[str, Any] | None, problem: str | None = None) -> list[Section]:
+def critictool(doc: CriticMetricsDoc | None, problem: str | None = None) -> list[Section]:
     """The sections (none when the dataset is not a CriticTool dataset)."""
     if doc is None and problem is None:
         return []

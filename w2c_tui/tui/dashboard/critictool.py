@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from w2c_tui.domain.dashboard import CriticEntryDoc, CriticMetricsDoc, DashboardDoc
 from w2c_tui.io.report.critictool import COLUMNS, cell
 from w2c_tui.tui.dashboard.common import table
 from w2c_tui.tui.plain import cells
@@ -17,27 +17,24 @@ if TYPE_CHECKING:
     from w2c_tui.services import Services
 
 
-def critic_entry(services: Services, dataset: str) -> dict[str, Any]:
+def critic_entry(services: Services, dataset: str) -> CriticEntryDoc:
     """The CriticTool metrics of `dataset` (similarity model: W2C_SIMILARITY_MODEL or the
     default), or why they could not be computed (computed in the dashboard's worker thread)."""
     from w2c_tui.domain.errors import W2CError
-    from w2c_tui.services.critictool_metrics import CriticMetricsService
 
+    agreement = [r.as_json() for r in services.critic_agreement.compute(dataset)]
     try:
-        entry: dict[str, Any] = {
-            "metrics": CriticMetricsService(services.store).compute(dataset).as_json()
-        }
+        metrics = services.critic_metrics.compute(dataset).as_json()
     except W2CError as error:
-        entry = {"problem": str(error)}
-    entry["label_agreement"] = [r.as_json() for r in services.critic_agreement.compute(dataset)]
-    return entry
+        return {"problem": str(error), "label_agreement": agreement}
+    return {"metrics": metrics, "label_agreement": agreement}
 
 
-def label_agreement(entry: Mapping[str, Any]) -> list[RenderableType]:
+def label_agreement(entry: CriticEntryDoc) -> list[RenderableType]:
     """Humans vs the model's self-critique vs judges on the CriticTool labels (a table per
     label: α and agreement over all raters, then κ and agreement per pair)."""
     parts: list[RenderableType] = []
-    for result in entry.get("label_agreement", []):
+    for result in entry["label_agreement"]:
         alpha = cell(result["alpha"])
         t = table(
             "rater",
@@ -61,16 +58,16 @@ def label_agreement(entry: Mapping[str, Any]) -> list[RenderableType]:
     return parts
 
 
-def critictool(document: Mapping[str, Any]) -> RenderableType | None:
+def critictool(document: DashboardDoc) -> RenderableType | None:
     """One table per setting, then the overall scores; None when the dashboard's dataset is not
     a CriticTool dataset."""
     entry = document.get("critictool")
     if entry is None:
         return None
-    if entry.get("problem"):
-        problem = Text(f"CriticTool metrics not computed: {entry['problem']}", style="italic")
+    if "metrics" not in entry:
+        problem = Text(f"CriticTool metrics not computed: {entry.get('problem')}", style="italic")
         return Group(problem, *label_agreement(entry))
-    doc: dict[str, Any] = entry["metrics"]
+    doc: CriticMetricsDoc = entry["metrics"]
     if not doc["settings"]:
         return Text("CriticTool: no predictions stored for this dataset yet.", style="italic")
     parts: list[RenderableType] = [
