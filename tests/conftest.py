@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from dbfixtures import PG_ENV, PgServer, unavailable
+from dbfixtures import PG_ENV, REQUIRE_ENV, PgServer, unavailable
 
 from w2c_tui.services import Services, open_services
 
@@ -24,6 +24,34 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return -float(marker.kwargs.get("minutes", 0.5)) if marker else 0.0
 
     items.sort(key=minutes)
+
+
+NOT_APPLICABLE = ("no CUDA device", "a server database is no file")
+"""Skips that say a test does not apply here (no GPU lent; a file option on a server
+database), not that something it needs is missing: the only skips allowed under
+W2C_TEST_REQUIRE_ALL (CI)."""
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """The one gate for every skip, `pytest.importorskip` and a bare `pytest.skip` included:
+    where the run must test everything (W2C_TEST_REQUIRE_ALL, set by ./scripts/test under
+    CI), a skip for anything missing fails the test and says what was missing."""
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if report.skipped and os.environ.get(REQUIRE_ENV) and not hasattr(report, "wasxfail"):
+        reason = str(report.longrepr[-1] if isinstance(report.longrepr, tuple) else "")
+        if not any(marker in reason for marker in NOT_APPLICABLE):
+            report.outcome = "failed"
+            report.longrepr = f"skipped where everything must run ({REQUIRE_ENV}): {reason}"
+
+
+def pytest_collectreport(report: pytest.CollectReport) -> None:
+    """A module skipped at import (`pytest.importorskip` at its top) fails under the gate too."""
+    if report.skipped and os.environ.get(REQUIRE_ENV):
+        reason = str(report.longrepr[-1] if isinstance(report.longrepr, tuple) else "")
+        report.outcome = "failed"
+        report.longrepr = f"skipped where everything must run ({REQUIRE_ENV}): {reason}"
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
