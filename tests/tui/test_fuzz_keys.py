@@ -44,7 +44,7 @@ from w2c_tui.domain.review import ItemFilter, ReviewMode
 from w2c_tui.domain.roles import Role
 from w2c_tui.domain.runs import Backend, Method, RunConfig, Task, TaskResult
 from w2c_tui.domain.team import Selection
-from w2c_tui.runs import executor as executor_module
+from w2c_tui.runs import backends
 from w2c_tui.services import Services, open_services
 from w2c_tui.tui.app import W2CApp
 from w2c_tui.tui.screens.agreement import AgreementScreen
@@ -156,7 +156,7 @@ def seeded_file(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("W2C_ANNOTATIONS_DIR", str(folder / "annotations"))
         patch.setenv("W2C_EXPORTS_DIR", str(folder / "exports"))
-        patch.setattr(executor_module, "make_executor", Labeller)
+        patch.setattr(backends, "make_executor", Labeller)
         services = open_services(f"sqlite:///{folder / 'seed.db'}")
         try:
             seed_database(services, folder)
