@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import csv
 import io
+from dataclasses import replace
+from typing import Any
 
+from w2c_tui.domain.runs import RunResult
 from w2c_tui.io.exporters import RECORD_FORMATS, TABLE_FORMATS
 from w2c_tui.io.exporters.records import records_text
 from w2c_tui.io.exporters.run_results import CSV_FIELDS, result_records
@@ -15,25 +18,24 @@ def test_registries() -> None:
     assert list(TABLE_FORMATS) == ["jsonl", "csv", "parquet", "hf"]
 
 
-def _row(**changes: object) -> dict[str, object]:
-    row: dict[str, object] = {
-        "uuid": "u",
-        "sample_index": 0,
-        "label": "direct",
-        "status": "ok",
-        "raw": "=HYPERLINK(x)",
-        "response": None,
-        "error": None,
-        "retries": 0,
-        "scores": {},
-    }
-    row.update(changes)
-    return row
+def _row(**changes: Any) -> RunResult:
+    row = RunResult(
+        uuid="u",
+        position=0,
+        sample_index=0,
+        status="ok",
+        label="direct",
+        raw="=HYPERLINK(x)",
+        response=None,
+        error=None,
+        retries=0,
+    )
+    return replace(row, **changes)
 
 
 def test_run_results_as_csv() -> None:
-    scores = {"loglikelihoods": [-1.0, -2.0, -3.0, -4.0], "pred_raw": "direct", "pred_norm": "x"}
-    records, fields = result_records([_row(scores=scores), _row(answers={"q": 1})], "csv")
+    scored = _row(loglikelihoods=(-1.0, -2.0, -3.0, -4.0), pred_raw="direct", pred_norm="x")
+    records, fields = result_records([scored, _row(answers={"q": 1})], "csv")
     assert fields == CSV_FIELDS
     assert fields[6:10] == ("ll_direct", "ll_tool_call", "ll_request_for_info", "ll_cannot_answer")
     rows = list(csv.DictReader(io.StringIO(records_text(records, "csv", fields))))
@@ -43,8 +45,8 @@ def test_run_results_as_csv() -> None:
 
 
 def test_run_results_as_jsonl_keep_lists() -> None:
-    scores = {"loglikelihoods": [-1.0, -2.0, -3.0, -4.0]}
-    records, fields = result_records([_row(scores=scores, answers={"q": 1})], "jsonl")
+    row = _row(loglikelihoods=(-1.0, -2.0, -3.0, -4.0), answers={"q": 1})
+    records, fields = result_records([row], "jsonl")
     assert fields == ()
     assert list(records[0]) == [
         "uuid",
