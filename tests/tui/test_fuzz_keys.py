@@ -38,6 +38,7 @@ from textual.binding import Binding
 from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.pilot import Pilot
 from textual.screen import Screen
+from textual.worker import WorkerCancelled
 
 from w2c_tui.domain.labels import Label, VerdictStatus
 from w2c_tui.domain.review import ItemFilter, ReviewMode
@@ -417,9 +418,20 @@ class Drive:
             if self.pressed % PAUSE_EVERY < BATCH:
                 await self.pilot.pause()
                 self.check()
-        await self.app.workers.wait_for_complete()
+        await self.workers_done()
         await self.pilot.pause()
         self.check()
+
+    async def workers_done(self) -> None:
+        """Wait for the app's workers. An exclusive worker cancelled by its successor (the
+        dashboard recomputing on a later key) is the app working as designed, not a failure:
+        its error state, if any, is what `check` reads."""
+        for _ in range(20):
+            try:
+                await self.app.workers.wait_for_complete()
+                return
+            except WorkerCancelled:
+                continue
 
 
 def case_seed(case: Case, size: tuple[int, int]) -> int:
