@@ -25,6 +25,14 @@ def unavailable(what: str, why: str) -> None:
     pytest.skip(f"{what} unavailable: {why}")
 
 
+def require_module(module: str, extra: str) -> None:
+    """Skip (fail under CI) unless `module`, brought by the `extra`, imports."""
+    try:
+        __import__(module)
+    except ImportError as error:
+        unavailable(f"the {extra} extra", f"{module} does not import ({error})")
+
+
 class PgServer:
     """A PostgreSQL server the tests may create and drop databases on."""
 

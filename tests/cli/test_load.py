@@ -7,6 +7,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from dbfixtures import require_module
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from load_harness import run_load
 
@@ -35,9 +37,8 @@ def test_invited_browser_sessions_and_a_run_lose_nothing(demo: Services, tmp_pat
     """8 invited sessions through `w2c serve` (each its own app, driven over the websocket as a
     browser drives it) label while a run writes: every label pressed is current under the
     invited name, no duplicate current verdict. Bounded: 13 keys a session, 127.0.0.1 only."""
-    import pytest
 
-    pytest.importorskip("textual_serve", reason="the serve extra (textual-serve) is needed")
+    require_module("textual_serve", "serve")
     from load_harness import run_serve_load
 
     result = run_serve_load(demo, "demo", tmp_path, n_sessions=8, keys_per_session=12)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from cdp import Chromium, Page
-from dbfixtures import unavailable
+from dbfixtures import require_module, unavailable
 from serving import Served, serve
 
 from w2c_tui.services import open_services
@@ -34,7 +34,7 @@ def chromium() -> str:
 def served(db_url: str, tmp_path: Path) -> Iterator[tuple[Served, dict[str, str]]]:
     """`w2c serve` on a free port (the database URL in its environment only), with the demo
     and invitation links for alice and bob."""
-    pytest.importorskip("textual_serve", reason="the serve extra (textual-serve) is needed")
+    require_module("textual_serve", "serve")
     svc = open_services(db_url)
     try:
         svc.imports.import_demo()
