@@ -101,12 +101,7 @@ class AssignmentStore:
         def write() -> None:
             with write_session(self.engine, busy_ms=2000) as session, session.begin():
                 ds = dataset_row(session, dataset)
-                row = session.exec(
-                    select(AssignmentPlanRow).where(
-                        col(AssignmentPlanRow.dataset_id) == ds.id,
-                        col(AssignmentPlanRow.unit_kind) == units.value,
-                    )
-                ).first()
+                row = _plan_row(session, ds.id, units)
                 if row is None:
                     assert ds.id is not None
                     row = AssignmentPlanRow(
@@ -260,12 +255,7 @@ class AssignmentStore:
         def write() -> bool:
             with write_session(self.engine, busy_ms=2000) as session, session.begin():
                 ds = dataset_row(session, dataset)
-                row = session.exec(
-                    select(AssignmentPlanRow).where(
-                        col(AssignmentPlanRow.dataset_id) == ds.id,
-                        col(AssignmentPlanRow.unit_kind) == units.value,
-                    )
-                ).first()
+                row = _plan_row(session, ds.id, units)
                 if row is None:
                     return False
                 if row.blind != policy.value:
@@ -301,3 +291,15 @@ class AssignmentStore:
                 )
             ).one()
             return QueueProgress(done=int(done), total=int(total)) if total else None
+
+
+def _plan_row(
+    session: Session, dataset_id: int | None, units: AssignUnits
+) -> AssignmentPlanRow | None:
+    """The dataset's assignment plan for `units`, if it has one."""
+    return session.exec(
+        select(AssignmentPlanRow).where(
+            col(AssignmentPlanRow.dataset_id) == dataset_id,
+            col(AssignmentPlanRow.unit_kind) == units.value,
+        )
+    ).first()
