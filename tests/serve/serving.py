@@ -20,6 +20,8 @@ from pathlib import Path
 
 import aiohttp
 
+from w2c_tui.services import open_services
+
 
 def free_port() -> int:
     with socket.socket() as probe:
@@ -177,3 +179,15 @@ class Client:
     @property
     def closed(self) -> bool:
         return self.socket is None or self.socket.closed
+
+
+def labels_by(db_url: str) -> dict[str, list[str]]:
+    """Annotator → the labels they have recorded."""
+    services = open_services(db_url)
+    try:
+        found: dict[str, list[str]] = {}
+        for record in services.labels.export():
+            found.setdefault(record.annotator, []).append(str(record.label))
+        return found
+    finally:
+        services.close()

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from cdp import Chromium, Page
 from dbfixtures import require_module, unavailable
-from serving import Served, serve
+from serving import Served, labels_by, serve
 
 from w2c_tui.services import open_services
 
@@ -48,18 +48,6 @@ def served(db_url: str, tmp_path: Path) -> Iterator[tuple[Served, dict[str, str]
 def session_command_lines(server: Served) -> list[str]:
     """The command lines of the served apps' processes, as `ps` shows them to every user."""
     return [Path(f"/proc/{pid}/cmdline").read_bytes().decode() for pid in server.apps()]
-
-
-def labels_by(db_url: str) -> dict[str, list[str]]:
-    """Annotator → the labels they have recorded."""
-    services = open_services(db_url)
-    try:
-        found: dict[str, list[str]] = {}
-        for record in services.labels.export():
-            found.setdefault(record.annotator, []).append(str(record.label))
-        return found
-    finally:
-        services.close()
 
 
 async def label_as(page: Page, link: str, name: str, db_url: str, shots: Path) -> None:

@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from serving import Client, Served, serve
+from serving import Client, Served, labels_by, serve
 
 from w2c_tui.db.team import RoleStore
 from w2c_tui.services import open_services
@@ -23,18 +23,6 @@ pytestmark = pytest.mark.slow
 
 EXTERNAL = re.compile(r"(https?:)?//(?!127\.0\.0\.1)[a-z0-9.-]+\.[a-z]{2,}", re.I)
 """A URL to another host (// protocol-relative ones too)."""
-
-
-def labels_by(db_url: str) -> dict[str, list[str]]:
-    """Annotator → the labels they have recorded."""
-    services = open_services(db_url)
-    try:
-        found: dict[str, list[str]] = {}
-        for record in services.labels.export():
-            found.setdefault(record.annotator, []).append(str(record.label))
-        return found
-    finally:
-        services.close()
 
 
 async def until(condition: object, timeout: float, what: str) -> None:
