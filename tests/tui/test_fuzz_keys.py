@@ -27,12 +27,13 @@ import time
 import unicodedata
 import zlib
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+from stand_in_backend import Labeller
 from textual import events
 from textual.binding import Binding
 from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
@@ -40,10 +41,10 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.worker import WorkerCancelled
 
-from w2c_tui.domain.labels import Label, VerdictStatus
+from w2c_tui.domain.labels import Label
 from w2c_tui.domain.review import ItemFilter, ReviewMode
 from w2c_tui.domain.roles import Role
-from w2c_tui.domain.runs import Backend, Method, RunConfig, Task, TaskResult
+from w2c_tui.domain.runs import Backend, Method, RunConfig
 from w2c_tui.domain.team import Selection
 from w2c_tui.runs import backends
 from w2c_tui.services import Services, open_services
@@ -90,23 +91,6 @@ CT = Path(__file__).resolve().parents[1] / "io" / "fixtures" / "critictool" / "p
 
 
 # ---- the database ---------------------------------------------------------------------------
-
-
-class Labeller:
-    """A stand-in backend for the finished run: cannot_answer everywhere."""
-
-    def __init__(self, config: RunConfig) -> None:
-        self.config = config
-
-    def check(self) -> None:
-        pass
-
-    def describe(self) -> dict[str, Any]:
-        return {}
-
-    def run(self, tasks: Sequence[Task], emit: Any, should_stop: Any) -> None:
-        for task in tasks:
-            emit(TaskResult(task=task, label=Label.CANNOT_ANSWER, status=VerdictStatus.OK))
 
 
 def seed_database(services: Services, folder: Path) -> None:

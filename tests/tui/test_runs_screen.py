@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable
 
 import pytest
+from stand_in_backend import Labeller
 from textual.widgets import Button, DataTable, Input
 
-from w2c_tui.domain.labels import Label, VerdictStatus
 from w2c_tui.domain.run_options import OpenAIOptions
-from w2c_tui.domain.runs import Backend, Method, RunConfig, RunStatus, Task, TaskResult
+from w2c_tui.domain.runs import Backend, Method, RunConfig, RunStatus
 from w2c_tui.runs import backends
 from w2c_tui.services import Services
 from w2c_tui.tui.app import W2CApp
@@ -19,23 +18,6 @@ from w2c_tui.tui.screens.run_form import RunForm
 from w2c_tui.tui.screens.runs import RunsScreen
 
 Review = Callable[[W2CApp, object], Awaitable[ReviewScreen]]
-
-
-class Labeller:
-    """A stand-in backend: cannot_answer for everything."""
-
-    def __init__(self, config: RunConfig) -> None:
-        self.config = config
-
-    def check(self) -> None:
-        pass
-
-    def describe(self) -> dict[str, Any]:
-        return {}
-
-    def run(self, tasks: Sequence[Task], emit: Any, should_stop: Any) -> None:
-        for task in tasks:
-            emit(TaskResult(task=task, label=Label.CANNOT_ANSWER, status=VerdictStatus.OK))
 
 
 @pytest.fixture
