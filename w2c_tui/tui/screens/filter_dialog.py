@@ -6,13 +6,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Checkbox, Input, Label, Select
+from textual.widgets import Button, Checkbox, Input, Label
 
 from w2c_tui.domain.labels import LABELS
 from w2c_tui.domain.labels import Label as Behaviour
 from w2c_tui.domain.qa import ANY_FLAG, QA_FLAGS
 from w2c_tui.domain.review import ItemFilter, ToolCount
 from w2c_tui.tui.screens.base import OnceModalScreen
+from w2c_tui.tui.widgets.select import Select
 from w2c_tui.tui.widgets.tick import Tick
 
 

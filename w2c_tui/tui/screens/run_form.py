@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Input, Label, Select
+from textual.widgets import Button, Checkbox, Input, Label
 from textual.widgets.select import InvalidSelectValueError
 
 from w2c_tui.config import FormValues, load_form_memory, save_form_memory
@@ -19,6 +19,7 @@ from w2c_tui.domain.run_options import OPTIONS, options_for
 from w2c_tui.domain.runs import Backend, Method, RunConfig
 from w2c_tui.runs.prompts import BUILTIN_TEMPLATES
 from w2c_tui.tui.screens.base import OnceModalScreen
+from w2c_tui.tui.widgets.select import Select
 from w2c_tui.tui.widgets.tick import Tick
 
 TEMPLATES = list(BUILTIN_TEMPLATES)

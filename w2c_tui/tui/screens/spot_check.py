@@ -12,12 +12,13 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Button, Input, Label, LoadingIndicator, Select, Static
+from textual.widgets import Button, Input, Label, LoadingIndicator, Static
 from textual.worker import Worker, WorkerState
 
 from w2c_tui.domain.run_options import options_for
 from w2c_tui.domain.runs import Backend, Method, RunConfig
 from w2c_tui.tui.screens.base import OnceModalScreen
+from w2c_tui.tui.widgets.select import Select
 
 if TYPE_CHECKING:
     from w2c_tui.domain.labels import Label as Behaviour

@@ -9,7 +9,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
-from textual.widgets import DataTable, Select, Static
+from textual.widgets import DataTable, Static
 
 from w2c_tui.domain.dashboard import DisagreementDoc, DrilldownDoc
 from w2c_tui.io.numbers import num as fmt
@@ -17,6 +17,7 @@ from w2c_tui.tui.dashboard.common import ABBREV, LABELS
 from w2c_tui.tui.dashboard.drill import per_class
 from w2c_tui.tui.plain import cells
 from w2c_tui.tui.widgets.charts import shade
+from w2c_tui.tui.widgets.select import Select
 
 HINT = (
     "rows: human consensus, columns: the rater · d: next rater · m: into the matrix, arrows "
