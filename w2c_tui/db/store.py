@@ -16,11 +16,14 @@ from w2c_tui.db.guidelines import GuidelineStore
 from w2c_tui.db.imports import ImportWriter
 from w2c_tui.db.item_qa import ItemQAQueries
 from w2c_tui.db.items import ItemQueries
+from w2c_tui.db.label_schemas import SchemaStore
 from w2c_tui.db.labels import LabelStore
 from w2c_tui.db.migrate import current_revision, head_revision, upgrade
 from w2c_tui.db.ratings import RatingQueries
 from w2c_tui.db.review_places import PlaceStore
 from w2c_tui.db.runs import RunStore
+from w2c_tui.db.schema_label_reads import SchemaLabelReads
+from w2c_tui.db.schema_labels import SchemaLabelStore
 from w2c_tui.db.team import TeamQueries
 from w2c_tui.domain.database import DatabaseInfo
 
@@ -46,6 +49,9 @@ class Store:
     critic_labels: CriticLabelStore
     critic: CriticQueries
     critic_writer: CriticWriter
+    schemas: SchemaStore
+    schema_labels: SchemaLabelStore
+    schema_reads: SchemaLabelReads
 
     @classmethod
     def open(cls, url: str, *, migrate: bool = True) -> Store:
@@ -67,6 +73,9 @@ class Store:
             critic_labels=CriticLabelStore(engine),
             critic=CriticQueries(engine),
             critic_writer=CriticWriter(engine),
+            schemas=SchemaStore(engine),
+            schema_labels=SchemaLabelStore(engine),
+            schema_reads=SchemaLabelReads(engine),
         )
 
     def revision(self) -> tuple[str | None, str]:

@@ -15,6 +15,7 @@ from w2c_tui.services.guidelines import GuidelineService
 from w2c_tui.services.imports import ImportService
 from w2c_tui.services.labels import LabelService
 from w2c_tui.services.review import ReviewService
+from w2c_tui.services.schemas import SchemaService
 
 if TYPE_CHECKING:
     from w2c_tui.services.adjudication import AdjudicationService
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     from w2c_tui.services.qa_summary import QASummaryService
     from w2c_tui.services.roles import RoleService
     from w2c_tui.services.runs import RunService
+    from w2c_tui.services.schema_agreement import SchemaAgreementService
     from w2c_tui.services.team import TeamService
 
 
@@ -50,6 +52,7 @@ class Services:
     labels: LabelService
     assignments: AssignmentService
     guidelines: GuidelineService
+    schemas: SchemaService
     _agreement: AgreementService | None = field(default=None, repr=False)
     _metrics: MetricsService | None = field(default=None, repr=False)
     _runs: RunService | None = field(default=None, repr=False)
@@ -82,6 +85,13 @@ class Services:
         from w2c_tui.services.critictool_review import CriticReviewService
 
         return CriticReviewService(self.store)
+
+    @property
+    def schema_agreement(self) -> SchemaAgreementService:
+        """Agreement of a label schema per question (numpy and `krippendorff` on first use)."""
+        from w2c_tui.services.schema_agreement import SchemaAgreementService
+
+        return SchemaAgreementService(self.store)
 
     @property
     def agreement(self) -> AgreementService:
@@ -222,4 +232,5 @@ def open_services(url: str | None = None, *, migrate: bool = True) -> Services:
         labels=LabelService(store),
         assignments=AssignmentService(store),
         guidelines=GuidelineService(store),
+        schemas=SchemaService(store),
     )

@@ -1,8 +1,9 @@
 """SQLModel tables of the annotation store (see docs/schema.md), one module per concern:
 `core` (datasets, items, target models, responses, raters, runs, imports), `labels` (verdicts,
-CriticTool labels, flags, notes), `critic` (CriticTool samples and predictions) and `team`
-(assignments, guidelines, review places, roles, invitations). Importing this package imports
-every one of them, so `SQLModel.metadata` holds every table (Alembic compares against it)."""
+CriticTool labels, flags, notes), `schema_labels` (label schemas and their answers), `critic`
+(CriticTool samples and predictions) and `team` (assignments, guidelines, review places,
+roles, invitations). Importing this package imports every one of them, so
+`SQLModel.metadata` holds every table (Alembic compares against it)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from w2c_tui.db.tables.labels import (
     QAFlagRow,
     VerdictRow,
 )
+from w2c_tui.db.tables.schema_labels import CURRENT_LABEL_UNIT, LabelRow, LabelSchemaRow
 from w2c_tui.db.tables.team import (
     AssignmentPlanRow,
     AssignmentRow,
@@ -36,6 +38,7 @@ from w2c_tui.db.tables.team import (
 )
 
 __all__ = [
+    "CURRENT_LABEL_UNIT",
     "CURRENT_VERDICT_UNIT",
     "AssignmentPlanRow",
     "AssignmentRow",
@@ -48,6 +51,8 @@ __all__ = [
     "ImportLogRow",
     "InviteRow",
     "ItemRow",
+    "LabelRow",
+    "LabelSchemaRow",
     "NoteRow",
     "QAFlagRow",
     "RaterRow",

@@ -1,0 +1,145 @@
+"""Reading the labels of every schema: an annotator's current answers on a unit, their history,
+every rater's answers of a schema (export, agreement), and the units a schema labels."""
+
+from __future__ import annotations
+
+from sqlalchemy import Engine
+from sqlalchemy import select as sa_select
+from sqlmodel import Session, col, select
+
+from w2c_tui.db.common import dataset_row, equal
+from w2c_tui.db.tables import (
+    DatasetRow,
+    ItemRow,
+    LabelRow,
+    RaterRow,
+    ResponseRow,
+    TargetModelRow,
+)
+from w2c_tui.domain.labels import RaterKind
+from w2c_tui.domain.records import RaterSpec
+from w2c_tui.domain.schema_labels import SchemaUnit, Unit, UnitAnswers
+from w2c_tui.domain.schemas import LabelSchema
+
+
+class SchemaLabelReads:
+    """Reads the answers of every schema."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def units(self, schema: LabelSchema, dataset: str) -> list[SchemaUnit]:
+        """The units of `dataset` that `schema` labels (`schema_units`)."""
+        return schema_units(self.engine, schema, dataset)
+
+    def current(self, annotator: str, schema: str, unit: Unit) -> dict[str, str]:
+        """The annotator's current answers on the unit (question → value)."""
+        with Session(self.engine) as session:
+            rows = session.exec(
+                select(LabelRow.question, LabelRow.value)
+                .join(RaterRow, col(RaterRow.id) == col(LabelRow.rater_id))
+                .where(
+                    col(RaterRow.key) == RaterSpec(RaterKind.HUMAN, annotator).key(),
+                    col(LabelRow.item_id) == unit.item_id,
+                    equal(LabelRow.response_id, unit.response_id),
+                    col(LabelRow.schema_name) == schema,
+                    col(LabelRow.is_current).is_(True),
+                )
+            ).all()
+            return {q: v for q, v in rows if v is not None}
+
+    def history(self, annotator: str, schema: str, unit: Unit, question: str) -> list[str | None]:
+        """Every value the annotator gave the question on the unit, oldest first."""
+        with Session(self.engine) as session:
+            return list(
+                session.exec(
+                    select(LabelRow.value)
+                    .join(RaterRow, col(RaterRow.id) == col(LabelRow.rater_id))
+                    .where(
+                        col(RaterRow.key) == RaterSpec(RaterKind.HUMAN, annotator).key(),
+                        col(LabelRow.item_id) == unit.item_id,
+                        equal(LabelRow.response_id, unit.response_id),
+                        col(LabelRow.schema_name) == schema,
+                        col(LabelRow.question) == question,
+                    )
+                    .order_by(col(LabelRow.id))
+                ).all()
+            )
+
+    def answers(self, schema: str, dataset: str | None = None) -> list[UnitAnswers]:
+        """Every rater's current answers of `schema`, one record per rater and unit, in item
+        order (then response, then annotator)."""
+        query = (
+            sa_select(
+                col(RaterRow.name),
+                col(DatasetRow.name),
+                col(ItemRow.uuid),
+                col(LabelRow.item_id),
+                col(LabelRow.response_id),
+                col(LabelRow.question),
+                col(LabelRow.value),
+            )
+            .join(RaterRow, col(RaterRow.id) == col(LabelRow.rater_id))
+            .join(ItemRow, col(ItemRow.id) == col(LabelRow.item_id))
+            .join(DatasetRow, col(DatasetRow.id) == col(ItemRow.dataset_id))
+            .where(
+                col(LabelRow.schema_name) == schema,
+                col(LabelRow.is_current).is_(True),
+                col(LabelRow.value).is_not(None),
+            )
+            .order_by(
+                col(DatasetRow.name),
+                col(ItemRow.position),
+                col(LabelRow.response_id),
+                col(RaterRow.name),
+                col(LabelRow.id),
+            )
+        )
+        if dataset is not None:
+            query = query.where(col(DatasetRow.name) == dataset)
+        grouped: dict[tuple[str, int, int | None], UnitAnswers] = {}
+        with Session(self.engine) as session:
+            for rater, ds, uuid, item_id, response_id, question, value in session.execute(query):
+                key = (rater, item_id, response_id)
+                if key not in grouped:
+                    grouped[key] = UnitAnswers(rater, ds, uuid, Unit(item_id, response_id), {})
+                grouped[key].answers[question] = value
+        return list(grouped.values())
+
+
+def schema_units(engine: Engine, schema: LabelSchema, dataset: str) -> list[SchemaUnit]:
+    """The units of `dataset` a schema labels, in item order: its items, or every response to
+    them (response and CriticTool prediction units), with the hidden fields the schema names."""
+    with Session(engine) as session:
+        ds = dataset_row(session, dataset)
+        if not schema.unit.has_response:
+            items = session.exec(
+                select(ItemRow)
+                .where(col(ItemRow.dataset_id) == ds.id)
+                .order_by(col(ItemRow.position))
+            ).all()
+            return [_unit(schema, item, None, None) for item in items]
+        rows = session.exec(
+            select(ItemRow, ResponseRow, TargetModelRow.name)
+            .join(ResponseRow, col(ResponseRow.item_id) == col(ItemRow.id))
+            .join(TargetModelRow, col(TargetModelRow.id) == col(ResponseRow.target_model_id))
+            .where(col(ItemRow.dataset_id) == ds.id)
+            .order_by(col(ItemRow.position), col(ResponseRow.id))
+        ).all()
+        return [_unit(schema, item, response, model) for item, response, model in rows]
+
+
+def _unit(
+    schema: LabelSchema, item: ItemRow, response: ResponseRow | None, model: str | None
+) -> SchemaUnit:
+    assert item.id is not None
+    facts = {"gold": item.gold or "", "target_model": model or ""}
+    hidden = {name: facts[name] for name in schema.blind_hidden if facts.get(name)}
+    return SchemaUnit(
+        unit=Unit(item.id, response.id if response is not None else None),
+        item_uuid=item.uuid,
+        question=item.question,
+        response=response.text if response is not None else None,
+        target_model=None if "target_model" in schema.blind_hidden else model,
+        hidden=hidden,
+    )

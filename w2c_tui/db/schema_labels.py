@@ -1,0 +1,235 @@
+"""Labels of every schema: one writer, one "one current label per rater, unit and question"
+index, one history rule.
+
+`write_answer` works inside the caller's transaction: it retires the rater's current answer to
+the question on the unit with a conditional UPDATE (`writes.retire`) and adds the new row that
+points to it, so an edit never destroys the earlier answer and a racing writer is told to read
+again (`Raced`, or the unique index `uq_label_current` at the flush). Every front end — the
+labelling screen, the CSV import — records answers through it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import Engine
+from sqlmodel import Session, col, select
+
+from w2c_tui.db.common import dataset_row, equal, rater_row
+from w2c_tui.db.label_write import current_guideline_id
+from w2c_tui.db.tables import (
+    ItemRow,
+    LabelRow,
+    ResponseRow,
+)
+from w2c_tui.db.writes import retire, retry_write, write_session
+from w2c_tui.domain.errors import InputError
+from w2c_tui.domain.labels import RaterKind
+from w2c_tui.domain.records import RaterSpec
+from w2c_tui.domain.refusals import refused_rows
+from w2c_tui.domain.schema_labels import (
+    AnswerLine,
+    SchemaImportReport,
+    Unit,
+)
+from w2c_tui.domain.schemas import LabelSchema
+from w2c_tui.domain.team import Seen
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerWrite:
+    """One answer to record: a rater's value (None withdraws) for one question on one unit."""
+
+    rater_id: int
+    unit: Unit
+    schema: str
+    question: str
+    value: str | None
+    source: str = "tui"
+    seen: Seen | None = None
+    guideline_id: int | None = None
+
+
+def current_answer(
+    session: Session, rater_id: int, unit: Unit, schema: str, question: str
+) -> LabelRow | None:
+    """The rater's current answer to `question` of `schema` on `unit`."""
+    return session.exec(
+        select(LabelRow).where(
+            col(LabelRow.rater_id) == rater_id,
+            col(LabelRow.item_id) == unit.item_id,
+            equal(LabelRow.response_id, unit.response_id),
+            col(LabelRow.schema_name) == schema,
+            col(LabelRow.question) == question,
+            col(LabelRow.is_current).is_(True),
+        )
+    ).first()
+
+
+def write_answer(session: Session, write: AnswerWrite) -> bool:
+    """Record the answer unless it is what the unit already has (then False)."""
+    current = current_answer(session, write.rater_id, write.unit, write.schema, write.question)
+    if (current.value if current is not None else None) == write.value:
+        return False
+    if current is not None:
+        retire(session, LabelRow, current.id)
+    session.add(
+        LabelRow(
+            rater_id=write.rater_id,
+            item_id=write.unit.item_id,
+            response_id=write.unit.response_id,
+            schema_name=write.schema,
+            question=write.question,
+            value=write.value,
+            source=write.source,
+            seen=write.seen.value if write.seen else None,
+            guideline_id=write.guideline_id,
+            supersedes_id=current.id if current is not None else None,
+        )
+    )
+    session.flush()  # the unique index speaks here if another writer got in first
+    return True
+
+
+def _check_unit(session: Session, schema: LabelSchema, unit: Unit) -> ItemRow:
+    item = session.get(ItemRow, unit.item_id)
+    if item is None:
+        raise InputError("label", f"no item with id {unit.item_id}")
+    if schema.unit.has_response != (unit.response_id is not None):
+        raise InputError("label", f"schema {schema.name!r} labels {schema.unit.value} units")
+    if unit.response_id is not None:
+        response = session.get(ResponseRow, unit.response_id)
+        if response is None or response.item_id != unit.item_id:
+            raise InputError("label", f"no response {unit.response_id} of item {unit.item_id}")
+    return item
+
+
+class SchemaLabelStore:
+    """Writes and reads the answers of every schema."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def set_answers(
+        self,
+        annotator: str,
+        schema: LabelSchema,
+        unit: Unit,
+        answers: dict[str, str | None],
+        *,
+        seen: Seen | None = None,
+        source: str = "tui",
+    ) -> int:
+        """Record an annotator's answers on one unit in one transaction (None withdraws an
+        answer; a question not named is left as it is); how many answers changed."""
+        checked = {
+            name: schema.question(name).check(value) if value is not None else None
+            for name, value in answers.items()
+        }
+
+        def write() -> int:
+            with write_session(self.engine) as session, session.begin():
+                item = _check_unit(session, schema, unit)
+                rater = rater_row(session, RaterSpec(RaterKind.HUMAN, annotator))
+                assert rater.id is not None
+                guideline = current_guideline_id(session, item.dataset_id)
+                return sum(
+                    write_answer(
+                        session,
+                        AnswerWrite(
+                            rater.id, unit, schema.name, name, value, source, seen, guideline
+                        ),
+                    )
+                    for name, value in checked.items()
+                )
+
+        return retry_write(write, deadline_s=10.0)
+
+    def import_lines(
+        self, path: str, schema: LabelSchema, dataset: str, lines: list[AnswerLine]
+    ) -> SchemaImportReport:
+        """Every line's answers in one transaction, or nothing: an unknown item or response
+        refuses the whole file, each line named."""
+
+        def write() -> SchemaImportReport:
+            with write_session(self.engine) as session, session.begin():
+                ds = dataset_row(session, dataset)
+                uuids = {line.item_uuid for line in lines}
+                items = {
+                    uuid: (item_id, dataset_id)
+                    for uuid, item_id, dataset_id in session.exec(
+                        select(ItemRow.uuid, ItemRow.id, ItemRow.dataset_id).where(
+                            col(ItemRow.dataset_id) == ds.id, col(ItemRow.uuid).in_(uuids)
+                        )
+                    ).all()
+                    if item_id is not None
+                }
+                responses = {
+                    rid: item_id
+                    for rid, item_id in session.exec(
+                        select(ResponseRow.id, ResponseRow.item_id).where(
+                            col(ResponseRow.item_id).in_([i for i, _ in items.values()])
+                        )
+                    ).all()
+                }
+                refused: list[InputError] = []
+                units: list[tuple[AnswerLine, Unit]] = []
+                for line in lines:
+                    if line.dataset is not None and line.dataset != dataset:
+                        message = f"names dataset {line.dataset!r}, importing into {dataset!r}"
+                        refused.append(InputError(path, message, line.line, "dataset"))
+                        continue
+                    found = items.get(line.item_uuid)
+                    if found is None:
+                        message = f"no item {line.item_uuid!r} in dataset {dataset!r}"
+                        refused.append(InputError(path, message, line.line, "item"))
+                        continue
+                    rid = line.response_id
+                    if rid is not None and responses.get(rid) != found[0]:
+                        message = f"no response {rid} of item {line.item_uuid!r}"
+                        refused.append(InputError(path, message, line.line, "response"))
+                        continue
+                    units.append((line, Unit(found[0], rid)))
+                if refused:
+                    raise refused_rows(path, refused)
+                guideline = current_guideline_id(session, ds.id or 0)
+                counts = {"new": 0, "changed": 0, "unchanged": 0}
+                raters: dict[str, int] = {}
+                for line, unit in units:
+                    if line.annotator not in raters:
+                        row = rater_row(session, RaterSpec(RaterKind.HUMAN, line.annotator))
+                        assert row.id is not None
+                        raters[line.annotator] = row.id
+                    for name, value in line.answers.items():
+                        before = current_answer(
+                            session, raters[line.annotator], unit, schema.name, name
+                        )
+                        changed = write_answer(
+                            session,
+                            AnswerWrite(
+                                raters[line.annotator],
+                                unit,
+                                schema.name,
+                                name,
+                                value,
+                                f"import {path}",
+                                None,
+                                guideline,
+                            ),
+                        )
+                        kind = (
+                            "unchanged"
+                            if not changed
+                            else ("changed" if before and before.value else "new")
+                        )
+                        counts[kind] += 1
+                return SchemaImportReport(
+                    path=path,
+                    schema=schema.name,
+                    dataset=dataset,
+                    rows=len(lines),
+                    annotators=tuple(sorted(raters)),
+                    **counts,
+                )
+
+        return retry_write(write, deadline_s=30.0)

@@ -1,0 +1,117 @@
+"""Labels of any schema as the front ends see them: one rater's answers on one unit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from w2c_tui.domain.schemas import LabelSchema
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """What a schema label is about: an item and, for response units, one response."""
+
+    item_id: int
+    response_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UnitAnswers:
+    """One rater's current answers (question → value) on one unit of one schema."""
+
+    annotator: str
+    dataset: str
+    item_uuid: str
+    unit: Unit
+    answers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerLine:
+    """One row of a schema label file: an annotator's answers on a unit (`line` for errors)."""
+
+    line: int
+    annotator: str
+    item_uuid: str
+    response_id: int | None
+    answers: dict[str, str]
+    dataset: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaImportReport:
+    """What `w2c labels import --schema` did: answers new, changed, unchanged."""
+
+    path: str
+    schema: str
+    dataset: str
+    rows: int
+    new: int = 0
+    changed: int = 0
+    unchanged: int = 0
+    annotators: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaAdded:
+    """What `w2c schemas add` did: `added`, `unchanged` (the same schema) or `updated`."""
+
+    schema: LabelSchema
+    status: str
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaUnit:
+    """A unit to label with a schema, and what the screen shows of it."""
+
+    unit: Unit
+    item_uuid: str
+    question: str
+    """The item's question (the task)."""
+    response: str | None = None
+    """The response's text (response units)."""
+    target_model: str | None = None
+    hidden: dict[str, str] = field(default_factory=dict)
+    """Fields the schema keeps back while blind (name → value), shown after the reveal."""
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionAgreement:
+    """Krippendorff's α of one question at its level, or why there is none."""
+
+    question: str
+    level: str | None
+    alpha: float | None
+    reason: str | None
+    n_units: int
+    """Units with answers from at least two raters."""
+    n_values: int
+    """Answers in those units."""
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaAgreement:
+    """Agreement of a schema's labels, question by question."""
+
+    schema: str
+    dataset: str | None
+    raters: tuple[str, ...]
+    questions: tuple[QuestionAgreement, ...]
+
+    def as_json(self) -> dict[str, object]:
+        """The document `w2c agreement --schema NAME --json` prints."""
+        return {
+            "schema": self.schema,
+            "dataset": self.dataset,
+            "raters": list(self.raters),
+            "questions": {
+                q.question: {
+                    "level": q.level,
+                    "alpha": q.alpha,
+                    "reason": q.reason,
+                    "n_units": q.n_units,
+                    "n_values": q.n_values,
+                }
+                for q in self.questions
+            },
+        }

@@ -1,0 +1,99 @@
+"""Label schemas and their labels: add and list schemas, label units, import and export CSV."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from w2c_tui.db.store import Store
+from w2c_tui.domain.errors import InputError
+from w2c_tui.domain.schema_labels import (
+    SchemaAdded,
+    SchemaImportReport,
+    SchemaUnit,
+    Unit,
+    UnitAnswers,
+)
+from w2c_tui.domain.schemas import LabelSchema
+from w2c_tui.domain.team import Seen
+from w2c_tui.io.jsonl import read_bytes
+from w2c_tui.io.schema_label_file import answers_csv, read_answers
+
+
+class SchemaService:
+    """What the CLI and the labelling screen do with schemas."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def add(self, path: Path) -> SchemaAdded:
+        """Add (or update, see `db.label_schemas`) the schema in the TOML file at `path`."""
+        data = read_bytes(path)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            line = data[: error.start].count(b"\n") + 1
+            raise InputError(str(path), f"not valid UTF-8: {error.reason}", line) from error
+        return self._store.schemas.add(text, str(path))
+
+    def all(self) -> list[LabelSchema]:
+        """The built-in schemas, then the users' by name."""
+        return self._store.schemas.all()
+
+    def get(self, name: str) -> LabelSchema:
+        """The schema called `name` (NotFoundError naming those there are)."""
+        return self._store.schemas.get(name)
+
+    def n_labels(self, name: str) -> int:
+        """How many answers the schema has recorded (history included)."""
+        return self._store.schemas.n_labels(name)
+
+    def units(self, schema: str, dataset: str) -> list[SchemaUnit]:
+        """The units of `dataset` that `schema` labels, in item order."""
+        return self._store.schema_reads.units(self.get(schema), dataset)
+
+    def current(self, annotator: str, schema: str, unit: Unit) -> dict[str, str]:
+        """The annotator's current answers on `unit`."""
+        return self._store.schema_reads.current(annotator, schema, unit)
+
+    def label(
+        self,
+        annotator: str,
+        schema: str,
+        unit: Unit,
+        answers: dict[str, str | None],
+        *,
+        seen: Seen | None = None,
+    ) -> int:
+        """Record the annotator's answers on `unit` (committed when this returns); how many
+        answers changed."""
+        return self._store.schema_labels.set_answers(
+            annotator, self.get(schema), unit, answers, seen=seen
+        )
+
+    def answers(self, schema: str, dataset: str | None = None) -> list[UnitAnswers]:
+        """Every rater's current answers of `schema`."""
+        self.get(schema)
+        return self._store.schema_reads.answers(schema, dataset)
+
+    def import_file(self, path: Path, schema: str, dataset: str | None) -> SchemaImportReport:
+        """A CSV of answers to `schema`'s questions: the whole file or nothing (file:line:field
+        for every refused row). `dataset` defaults to the file's `dataset` column, else the
+        store's only dataset."""
+        found = self.get(schema)
+        lines = read_answers(path, found)
+        named = {line.dataset for line in lines if line.dataset}
+        if dataset is None and len(named) > 1:
+            raise InputError(str(path), f"rows name several datasets: {', '.join(sorted(named))}")
+        if dataset is None and named:
+            dataset = next(iter(named))
+        if dataset is None:
+            names = [d.name for d in self._store.datasets.all()]
+            if len(names) != 1:
+                raise InputError(str(path), "no dataset column and not exactly one dataset")
+            dataset = names[0]
+        return self._store.schema_labels.import_lines(str(path), found, dataset, lines)
+
+    def export_csv(self, schema: str, dataset: str | None = None) -> str:
+        """The current answers of `schema` as the CSV `import_file` reads."""
+        found = self.get(schema)
+        return answers_csv(found, self._store.schema_reads.answers(schema, dataset))
