@@ -9,6 +9,7 @@ import typer
 
 from w2c_tui.cli.agreement_text import print_judges, print_pooled
 from w2c_tui.cli.context import BOOTSTRAP_MAX, SEED_MAX, echo, print_json, services
+from w2c_tui.cli.schema_labels_cmd import schema_agreement
 from w2c_tui.domain.dashboard import JudgesDoc, SliceBy
 from w2c_tui.domain.labels import InvalidMode
 from w2c_tui.domain.review import UnitKind
@@ -68,6 +69,13 @@ def agreement(
         bool, typer.Option("--list-raters", help="List the dataset's rater keys.")
     ] = False,
     json_out: Annotated[bool, typer.Option("--json", help="One JSON document on stdout.")] = False,
+    schema: Annotated[
+        str | None,
+        typer.Option(
+            help="Agreement on a label schema's answers instead: Krippendorff's α per "
+            "question at the question's level (nominal, ordinal, interval)."
+        ),
+    ] = None,
 ) -> None:
     """Can each automated rater (judge, log-prob or MCQ-index scorer) stand in for a human?
 
@@ -77,6 +85,9 @@ def agreement(
     with ≥ 3 humans — and a decision in plain words from the rule it states, with the weakest
     class and how many more units would narrow κ's interval. `--by` adds slices.
 
+    `--schema NAME` gives Krippendorff's α of a label schema's answers per question, at the
+    question's level, with its units and values (or why α is not defined).
+
     `--pooled` (or `--raters`) gives the pooled document instead, a contract for scripts:
     n_items, n_raters, categories, krippendorff_alpha, fleiss_kappa, gwet_ac1,
     percent_agreement ({"value", "ci", "n", "reason", "degenerate"}), pairwise, per_category.
@@ -84,6 +95,9 @@ def agreement(
     from w2c_tui.domain.errors import InputError
     from w2c_tui.services.agreement import AgreementService
 
+    if schema is not None:
+        schema_agreement(ctx, schema, dataset, json_out)
+        return
     if bootstrap < 0:
         raise typer.BadParameter("must be 0 or more", param_hint="--bootstrap")
     if ratings is not None:

@@ -23,6 +23,7 @@ from w2c_tui.cli import (
     qa_cmd,
     report_cmd,
     run_cmd,
+    schemas_cmd,
     serve_cmd,
     team_cmd,
     tui_cmd,
@@ -100,6 +101,7 @@ app.command("merge")(merge_cmd.merge)
 app.add_typer(data_cmd.datasets_app, name="datasets")
 app.add_typer(data_cmd.items_app, name="items")
 app.add_typer(labels_cmd.labels_app, name="labels")
+app.add_typer(schemas_cmd.schemas_app, name="schemas")
 app.add_typer(db_cmd.db_app, name="db")
 app.add_typer(run_cmd.run_app, name="run")
 app.add_typer(prompts_cmd.prompts_app, name="prompts")

@@ -1,4 +1,5 @@
-"""`w2c labels`: export what the annotators recorded."""
+"""`w2c labels`: export what the annotators recorded, import labels made elsewhere (of the
+When2Call labels, or with `--schema` of any label schema)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import typer
 from w2c_tui.cli.choices import ExportFormat as Format
 from w2c_tui.cli.context import checked_name, services
 from w2c_tui.cli.output import write_output
+from w2c_tui.cli.schema_labels_cmd import export_answers, import_answers
 from w2c_tui.io.exporters.records import records_text
 
 labels_app = typer.Typer(help="Human labels.", no_args_is_help=True)
@@ -44,10 +46,21 @@ def export(
         Path | None, typer.Option("-o", "--output", help="Write here instead of stdout.")
     ] = None,
     dataset: Annotated[str | None, typer.Option(help="Only this dataset.")] = None,
+    schema: Annotated[
+        str | None,
+        typer.Option(
+            help="The answers of this label schema instead (`w2c schemas list`), as CSV: "
+            "annotator, dataset, item, response, one column per question."
+        ),
+    ] = None,
 ) -> None:
     """Human labels with annotator, item uuid, target model (empty for item QA), label, QA
     flags (codes and wording), note, timestamps, the item's gold and question and the
-    response labelled: one record per annotator and labelled unit."""
+    response labelled: one record per annotator and labelled unit. With --schema: that
+    schema's answers as CSV, which `labels import --schema` reads back unchanged."""
+    if schema is not None:
+        export_answers(ctx, schema, dataset, output)
+        return
     with services(ctx) as svc:
         records = svc.labels.export(dataset)
         database = svc.database_file()
@@ -98,6 +111,13 @@ def import_labels(
         ),
     ] = True,
     json_out: Annotated[bool, typer.Option("--json", help="One JSON document on stdout.")] = False,
+    schema: Annotated[
+        str | None,
+        typer.Option(
+            help="Answers to this label schema's questions (CSV: annotator, item, response, "
+            "one column per question; optional dataset)."
+        ),
+    ] = None,
 ) -> None:
     """Human labels made elsewhere (a spreadsheet, Label Studio) become labels of those
     annotators. Columns: uuid, annotator, label; optional target_model, response_id, note,
@@ -105,7 +125,15 @@ def import_labels(
     without one it is an item-QA label. Reports each row as new, unchanged, replaced (old →
     new, listed) or kept (--no-replace). Bad rows refuse the whole file with file:line:field,
     each named, and nothing written; importing the same file again (or a `labels export
-    --format csv` of this database) changes nothing."""
+    --format csv` of this database) changes nothing. With --schema: answers to that schema's
+    questions, checked against its options (file:line:field, exit 2, nothing written)."""
+    if schema is not None:
+        if dry_run or not replace:
+            raise typer.BadParameter("not with --schema", param_hint="--dry-run/--no-replace")
+        if dataset is not None:
+            dataset = checked_name(dataset, "--dataset")
+        import_answers(ctx, schema, path, dataset, json_out)
+        return
     from w2c_tui.cli.context import print_json
     from w2c_tui.domain.names import printable
 

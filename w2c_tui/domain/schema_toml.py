@@ -183,7 +183,9 @@ class _Reader:
             level_text = self.string(table, "level", where, default=kind.value)
             if level_text not in [lv.value for lv in LEVELS_OF_KIND[kind]]:
                 allowed = ", ".join(lv.value for lv in LEVELS_OF_KIND[kind])
-                raise self.fail(f"{where}level", f"a {kind.value} question's level is {allowed}")
+                raise self.fail(
+                    f"{where}level", f"the level of a {kind.value} question is {allowed}"
+                )
             level = Level(level_text)
         after = table.get("after_blind", False)
         if not isinstance(after, bool):

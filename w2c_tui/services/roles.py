@@ -119,6 +119,12 @@ class RoleService:
         if names - {actor}:
             self.require(actor, LeadAction.OTHERS_LABELS)
 
+    def require_only(self, actor: str | None, annotators: set[str]) -> None:
+        """NotALead unless every one of `annotators` is `actor` or `actor` may record other
+        annotators' labels (a lead, or a solo database)."""
+        if annotators - {actor} and self.refusal(actor, LeadAction.OTHERS_LABELS) is not None:
+            self.require(actor, LeadAction.OTHERS_LABELS)
+
     # -- the team -----------------------------------------------------------------------
     def add(self, actor: str | None, name: str, role: Role) -> Role | None:
         """Give `name` a role (a lead's work once a lead exists); the role they had before."""

@@ -93,6 +93,10 @@ class SchemaService:
             dataset = names[0]
         return self._store.schema_labels.import_lines(str(path), found, dataset, lines)
 
+    def annotators_in(self, path: Path, schema: str) -> set[str]:
+        """The annotators whose answers the CSV file at `path` holds (checked as on import)."""
+        return {line.annotator for line in read_answers(path, self.get(schema))}
+
     def export_csv(self, schema: str, dataset: str | None = None) -> str:
         """The current answers of `schema` as the CSV `import_file` reads."""
         found = self.get(schema)
