@@ -1,0 +1,102 @@
+"""The answers being made on one unit with any label schema: which question is next, one key per
+option, free text, undo — the logic of the labelling screen, testable without Textual.
+
+A question is asked when its `when` condition holds on the answers so far; in blind mode the
+after-blind questions only once every blind question is answered. An answer that makes a
+later question no longer asked withdraws that question's answer (it would describe a branch
+the annotator left).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from w2c_tui.domain.schemas import LabelSchema, Question, QuestionKind
+
+
+@dataclass
+class SchemaForm:
+    """One unit's answers under `schema`, with an undo stack."""
+
+    schema: LabelSchema
+    blind: bool = False
+    answers: dict[str, str] = field(default_factory=dict)
+    history: list[dict[str, str]] = field(default_factory=list)
+
+    @property
+    def blind_done(self) -> bool:
+        """Every blind question asked is answered (the hidden fields may now be shown)."""
+        return all(
+            q.name in self.answers for q in self.schema.asked(self.answers, blind_done=False)
+        )
+
+    def questions(self) -> list[Question]:
+        """The questions asked now."""
+        return self.schema.asked(self.answers, blind_done=self.blind_done or not self.blind)
+
+    @property
+    def current(self) -> Question | None:
+        """The first question asked and not answered (None: the label is complete)."""
+        return next((q for q in self.questions() if q.name not in self.answers), None)
+
+    @property
+    def complete(self) -> bool:
+        """Every question asked is answered."""
+        return self.current is None
+
+    def press(self, key: str) -> bool:
+        """Answer the current question with the option whose key is `key`; False when the
+        current question has no such option (or takes text)."""
+        question = self.current
+        if question is None or question.kind is QuestionKind.TEXT:
+            return False
+        option = question.by_key(key)
+        if option is None:
+            return False
+        self._set(question.name, option.value)
+        return True
+
+    def write(self, text: str) -> bool:
+        """Answer the current free-text question; False when it is not one or `text` is blank."""
+        question = self.current
+        if question is None or question.kind is not QuestionKind.TEXT or not text.strip():
+            return False
+        self._set(question.name, question.check(text))
+        return True
+
+    def reopen(self, name: str) -> None:
+        """Clear one answer so that it is asked again (undoable)."""
+        if name in self.answers:
+            self.history.append(dict(self.answers))
+            del self.answers[name]
+            self._prune()
+
+    def undo(self) -> bool:
+        """Back to the answers before the last change; False when there is nothing to undo."""
+        if not self.history:
+            return False
+        self.answers = self.history.pop()
+        return True
+
+    def stored(self) -> dict[str, str | None]:
+        """What to record: every question's answer, None for those not answered (withdrawn)."""
+        return {name: self.answers.get(name) for name in self.schema.names}
+
+    def _set(self, name: str, value: str) -> None:
+        self.history.append(dict(self.answers))
+        self.answers[name] = value
+        self._prune()
+
+    def _prune(self) -> None:
+        """Drop answers to questions whose condition no longer holds (until nothing changes:
+        one dropped answer may close a question further on)."""
+        while True:
+            gone = [
+                q.name
+                for q in self.schema.questions
+                if q.name in self.answers and q.when is not None and not q.when.holds(self.answers)
+            ]
+            if not gone:
+                return
+            for name in gone:
+                del self.answers[name]
