@@ -21,6 +21,14 @@ def tui(
             callback=name_option,
         ),
     ] = None,
+    schema: Annotated[
+        str | None,
+        typer.Option(
+            help="Label the dataset with this label schema (`w2c schemas list`): its "
+            "questions one key each.",
+            callback=name_option,
+        ),
+    ] = None,
     ask_annotator: Annotated[
         bool,
         typer.Option(
@@ -45,11 +53,12 @@ def tui(
         name = annotator or state(ctx).annotator
         if not name:
             raise fail("--invited needs W2C_ANNOTATOR (set by `w2c serve`)", EXIT_BAD_INPUT)
-        run_tui(ctx, dataset=dataset, annotator=name, invited=True)
+        run_tui(ctx, dataset=dataset, annotator=name, invited=True, schema=schema)
     elif ask_annotator:
-        run_tui(ctx, dataset=dataset, annotator=None, ask=True)
+        run_tui(ctx, dataset=dataset, annotator=None, ask=True, schema=schema)
     else:
-        run_tui(ctx, dataset=dataset, annotator=annotator or state(ctx).annotator)
+        name = annotator or state(ctx).annotator
+        run_tui(ctx, dataset=dataset, annotator=name, schema=schema)
 
 
 def run_tui(
@@ -59,6 +68,7 @@ def run_tui(
     annotator: str | None,
     ask: bool = False,
     invited: bool = False,
+    schema: str | None = None,
 ) -> None:
     """Build the services and the app the same way the tests do, and run it."""
     from w2c_tui.config import load_settings
@@ -81,6 +91,7 @@ def run_tui(
             settings=settings,
             remember_annotator=not ask and not invited,
             invited=invited,
+            schema=schema,
         )
         app.run()
     finally:

@@ -55,8 +55,11 @@ class W2CApp(App[None]):
         settings: Settings | None = None,
         remember_annotator: bool = True,
         invited: bool = False,
+        schema: str | None = None,
     ) -> None:
         super().__init__()
+        self.schema = schema
+        """A label schema to label the dataset with (`w2c tui --schema NAME`)."""
         self.invited = invited
         """A `w2c serve` session: the annotator comes from an invitation and only a lead may do
         a lead's work (never solo; services/roles.py)."""
@@ -145,7 +148,9 @@ class W2CApp(App[None]):
                 self.exit(message="No datasets: import one with `w2c import FILE`.")
                 return
             self.dataset = max(datasets, key=lambda d: d.imported_at).name
-        if self.services.critic_review.is_critictool(self.dataset):
+        if self.schema is not None:
+            self.open_schema(self.schema, self.dataset)
+        elif self.services.critic_review.is_critictool(self.dataset):
             self.open_critictool(self.dataset)
         else:
             self.push_screen(ReviewScreen(self.services, self.annotator, self.dataset))
@@ -160,6 +165,20 @@ class W2CApp(App[None]):
             screen = CriticReviewScreen(self.services, self.annotator, dataset)
         except Exception as error:  # a file moved or changed: say so, stay where we are
             self.notify(f"Cannot open {dataset!r}: {error}", severity="error", timeout=20)
+            return
+        self.push_screen(screen, lambda _: self._after_critictool())
+
+    def open_schema(self, schema: str, dataset: str) -> None:
+        """Label `dataset` with the label schema `schema`; leaving it offers the datasets."""
+        from w2c_tui.tui.screens.schema_label import SchemaLabelScreen
+
+        assert self.annotator is not None
+        try:
+            screen = SchemaLabelScreen(self.services, self.annotator, schema, dataset)
+        except Exception as error:  # an unknown schema, or no units of its kind
+            self.notify(f"Cannot label {dataset!r} with {schema!r}: {error}", severity="error")
+            self.schema = None
+            self.push_screen(ReviewScreen(self.services, self.annotator, dataset))
             return
         self.push_screen(screen, lambda _: self._after_critictool())
 

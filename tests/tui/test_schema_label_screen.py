@@ -1,0 +1,103 @@
+"""Labelling a custom schema from the keyboard (Pilot): the issue's schema, answers in the
+database before the screen moves on, undo saved too, blind fields hidden, free text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from schema_data import BAR_TOML, write_schema
+from textual.widgets import Input, Static
+
+from w2c_tui.domain.schema_labels import Unit
+from w2c_tui.services import Services
+from w2c_tui.tui.app import W2CApp
+from w2c_tui.tui.screens.schema_label import SchemaLabelScreen
+
+NOTE_TOML = """\
+name = "noted"
+unit = "item"
+
+[[questions]]
+name = "clear"
+options = ["yes", "no"]
+
+[[questions]]
+name = "note"
+kind = "text"
+"""
+
+
+def screen_text(app: W2CApp) -> str:
+    console = Console(width=200, record=True, color_system=None)
+    parts: list[str] = []
+    for widget in app.screen.query(Static):
+        with console.capture() as capture:
+            console.print(widget.content)
+        parts.append(capture.get())
+    return "\n".join(parts)
+
+
+async def schema_screen(app: W2CApp, pilot: Any) -> SchemaLabelScreen:
+    await app.workers.wait_for_complete()
+    for _ in range(50):
+        await pilot.pause()
+        if isinstance(app.screen, SchemaLabelScreen):
+            return app.screen
+    raise AssertionError(f"the schema screen did not open; screen is {app.screen!r}")
+
+
+def answers(services: Services, schema: str, unit: Unit) -> dict[str, str]:
+    return services.schemas.current("ann", schema, unit)
+
+
+async def test_label_the_custom_schema_from_the_keyboard(demo: Services, tmp_path: Path) -> None:
+    demo.schemas.add(write_schema(tmp_path, BAR_TOML))
+    app = W2CApp(demo, annotator="ann", dataset="demo", schema="bar")
+    async with app.run_test(size=(160, 45)) as pilot:
+        screen = await schema_screen(app, pilot)
+        first, second = screen.units[0].unit, screen.units[1].unit
+        assert first.response_id is not None and screen.units[0].hidden.get("gold")
+        shown = screen_text(app)
+        assert "Is the reply acceptable?" in shown and "gold:" not in shown
+        await pilot.press("1")
+        assert answers(demo, "bar", first) == {"ok": "yes"}  # saved at once
+        await pilot.press("3", "2")
+        assert answers(demo, "bar", first) == {"ok": "yes", "tone": "rude", "quality": "2"}
+        assert screen.index == 1  # complete and committed: on to the next unit
+        await pilot.press("9")  # not an option of a yes/no question
+        assert answers(demo, "bar", second) == {}
+        await pilot.press("2", "1", "3")
+        assert answers(demo, "bar", second) == {"ok": "no", "tone": "friendly", "quality": "3"}
+        assert screen.index == 2
+        await pilot.press("u")  # nothing on this unit yet: back to the last one, its last answer
+        assert screen.index == 1
+        assert answers(demo, "bar", second) == {"ok": "no", "tone": "friendly"}
+        await pilot.press("backspace")
+        assert answers(demo, "bar", second) == {"ok": "no"}
+        await pilot.press("2", "1")
+        assert answers(demo, "bar", second) == {"ok": "no", "tone": "neutral", "quality": "1"}
+        assert screen.index == 2
+        await pilot.press("k")
+        assert "gold:" in screen_text(app)  # a complete label: the hidden fields are shown
+        footer = {key for key, b in app.screen.active_bindings.items() if b.binding.show}
+        assert {"1", "u", "j", "b", "escape"} <= footer
+    assert demo.store.schema_reads.history("ann", "bar", second, "quality") == ["3", None, "1"]
+
+
+async def test_free_text_questions_take_an_input(services: Services, tmp_path: Path) -> None:
+    services.imports.import_demo()
+    services.schemas.add(write_schema(tmp_path, NOTE_TOML, "noted.toml"))
+    app = W2CApp(services, annotator="ann", dataset="demo", schema="noted")
+    async with app.run_test(size=(160, 45)) as pilot:
+        screen = await schema_screen(app, pilot)
+        unit = screen.unit.unit
+        assert unit.response_id is None
+        text = screen.query_one("#schema-text", Input)
+        assert not text.display
+        await pilot.press("2")
+        assert text.display and app.focused is text
+        await pilot.press("u", "1", "enter")  # typed into the Input, not undo
+        assert answers(services, "noted", unit) == {"clear": "no", "note": "u1"}
+        assert screen.index == 1 and not text.display

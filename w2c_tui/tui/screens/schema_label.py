@@ -1,0 +1,244 @@
+"""Label a dataset's units with any label schema from the keyboard.
+
+The option keys (1–9 unless the schema names others) answer the current question; a free-text
+question takes an Input (Enter saves). Every answer is saved at once, so a complete label is in
+the database before the screen moves to the next unit, which it then does by itself. `u` or
+Backspace undoes the last change (saved too; on a fresh unit it goes back to the previous one).
+In blind mode the fields the schema hides stay off the screen until the blind questions are
+answered and saved. The form's logic lives in `domain.schema_form.SchemaForm`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
+
+from w2c_tui.domain.schema_form import SchemaForm
+from w2c_tui.domain.schema_labels import SchemaUnit
+from w2c_tui.domain.schemas import QuestionKind
+from w2c_tui.domain.team import Seen
+
+if TYPE_CHECKING:
+    from w2c_tui.services import Services
+
+SCHEMA_BINDINGS: list[Binding] = [
+    Binding("1", "pick('1')", "answer (option keys)", id="schema-1"),
+    *[Binding(str(n), f"pick('{n}')", str(n), id=f"schema-{n}", show=False) for n in range(2, 10)],
+    Binding("u,backspace", "undo", "undo", id="schema-undo"),
+    Binding("j,n,down", "move(1)", "next", id="schema-next"),
+    Binding("k,p,up", "move(-1)", "prev", id="schema-prev"),
+    Binding("b", "toggle_blind", "blind", id="schema-blind"),
+    Binding("escape", "back", "back", id="schema-back"),
+]
+
+
+class SchemaLabelScreen(Screen[None]):
+    """One schema's questions on one dataset's units, one unit at a time."""
+
+    BINDINGS = list(SCHEMA_BINDINGS)
+    AUTO_FOCUS = ""
+    """Keys answer options: nothing takes focus unless a free-text question asks for it."""
+    DEFAULT_CSS = """
+    SchemaLabelScreen #schema-head { height: 1; background: $boost; padding: 0 1; }
+    SchemaLabelScreen #schema-body { height: 1fr; }
+    SchemaLabelScreen #schema-unit { width: 1fr; padding: 0 1; }
+    SchemaLabelScreen #schema-side { width: 48; padding: 0 1; border-left: solid $primary; }
+    SchemaLabelScreen #schema-text { display: none; }
+    """
+
+    def __init__(
+        self,
+        services: Services,
+        annotator: str,
+        schema: str,
+        dataset: str,
+        *,
+        blind: bool = True,
+    ) -> None:
+        super().__init__()
+        self.services = services
+        self.annotator = annotator
+        self.schema = services.schemas.get(schema)
+        self.dataset = dataset
+        self.units: list[SchemaUnit] = services.schemas.units(schema, dataset)
+        if not self.units:
+            raise ValueError(f"dataset {dataset!r} has no {self.schema.unit.value} units")
+        self.blind = blind
+        self.index = 0
+        self.forms: dict[int, SchemaForm] = {}
+        """The forms of the units visited (their undo stacks live as long as the screen)."""
+        self.trail: list[int] = []
+        """Units left because their label was complete, latest last (undo goes back to them)."""
+
+    @property
+    def unit(self) -> SchemaUnit:
+        """The unit on screen."""
+        return self.units[self.index]
+
+    @property
+    def form(self) -> SchemaForm:
+        """The answers on the unit on screen (read from the database on the first visit)."""
+        if self.index not in self.forms:
+            stored = self.services.schemas.current(self.annotator, self.schema.name, self.unit.unit)
+            self.forms[self.index] = SchemaForm(self.schema, self.blind, dict(stored))
+        return self.forms[self.index]
+
+    @property
+    def hidden(self) -> bool:
+        """The schema's hidden fields are off the screen now."""
+        return self.blind and not self.form.blind_done
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="schema-head")
+        with Horizontal(id="schema-body"):
+            yield Static("", id="schema-unit")
+            with Vertical(id="schema-side"):
+                yield Static("", id="schema-form")
+                yield Input(placeholder="type the answer; Enter saves", id="schema-text")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.render_all()
+
+    def render_all(self) -> None:
+        """Head, unit and form for the unit on screen; the Input only for a text question."""
+        form, unit = self.form, self.unit
+        state = "complete" if form.complete else "open"
+        self.query_one("#schema-head", Static).update(
+            Text(
+                f"{self.schema.title} · {self.dataset} · {self.index + 1}/{len(self.units)} · "
+                f"{self.annotator} · blind {'on' if self.blind else 'off'} · your label: {state}"
+            )
+        )
+        body = Text()
+        body.append(f"item {unit.item_uuid}\n", "dim")
+        body.append(f"{unit.question}\n")
+        if unit.response is not None:
+            model = (
+                ""
+                if self.hidden and "target_model" in self.schema.blind_hidden
+                else (f" ({unit.target_model})" if unit.target_model else "")
+            )
+            body.append(f"\nresponse{model}\n", "bold")
+            body.append(f"{unit.response}\n")
+        if unit.hidden and not self.hidden:
+            body.append("\n")
+            for name, value in unit.hidden.items():
+                body.append(f"{name}: ", "bold")
+                body.append(f"{value}\n")
+        self.query_one("#schema-unit", Static).update(body)
+        self.query_one("#schema-form", Static).update(self._form_view())
+        text = self.query_one("#schema-text", Input)
+        current = form.current
+        text.display = current is not None and current.kind is QuestionKind.TEXT
+        if text.display:
+            text.focus()
+        else:
+            self.set_focus(None)
+
+    def _form_view(self) -> Group:
+        form = self.form
+        table = Table.grid(padding=(0, 1))
+        table.add_column()
+        table.add_column()
+        current = form.current
+        for question in form.questions():
+            value = form.answers.get(question.name)
+            option = question.option(value) if value is not None else None
+            shown = option.title if option is not None else (value or "—")
+            style = "bold reverse" if question is current else ""
+            table.add_row(Text(question.name, style), Text(shown, "bold"))
+        body = Text()
+        if current is None:
+            body.append("Label complete and saved.\n", "green")
+        else:
+            body.append(f"{current.title}\n", "bold")
+            for option in current.options:
+                body.append(f"  {option.key} ", "bold reverse")
+                body.append(f" {option.title}\n")
+        if self.hidden and self.schema.blind_hidden:
+            fields = ", ".join(self.schema.blind_hidden)
+            body.append(f"\nBlind: {fields} shown once these are saved.", "dim")
+        return Group(table, Text(""), body)
+
+    def _save(self) -> None:
+        """Commit the unit's answers (before anything moves on)."""
+        seen = Seen.BLIND if self.hidden else (Seen.GOLD if self.blind else Seen.OPEN)
+        self.services.schemas.label(
+            self.annotator, self.schema.name, self.unit.unit, self.form.stored(), seen=seen
+        )
+
+    def _answered(self) -> None:
+        """Saved; on a complete label, on to the next unit."""
+        self._save()
+        if self.form.complete and self.index + 1 < len(self.units):
+            self.trail.append(self.index)
+            self.index += 1
+        elif self.form.complete:
+            self.notify("The last unit is labelled.")
+        self.render_all()
+
+    def action_pick(self, key: str) -> None:
+        """Answer the current question with the option whose key is `key`."""
+        if not self.form.press(key):
+            self.app.bell()
+            return
+        self._answered()
+
+    def on_key(self, event: events.Key) -> None:
+        """Option keys a schema names itself (letters) answer as digits do."""
+        if isinstance(self.focused, Input) or event.character is None:
+            return
+        current = self.form.current
+        if current is not None and current.by_key(event.character) is not None:
+            event.stop()
+            self.action_pick(event.character)
+
+    @on(Input.Submitted, "#schema-text")
+    def text_submitted(self, event: Input.Submitted) -> None:
+        """A free-text answer: saved like a key."""
+        if not self.form.write(event.value):
+            self.app.bell()
+            return
+        event.input.value = ""
+        self._answered()
+
+    def action_undo(self) -> None:
+        """Back one change on this unit, or to the unit left last and its last change."""
+        if not self.form.undo():
+            if not self.trail:
+                self.notify("Nothing to undo.")
+                return
+            self.index = self.trail.pop()
+            if not self.form.undo():
+                self.render_all()
+                return
+        self._save()
+        self.render_all()
+
+    def action_move(self, step: int) -> None:
+        """Next / previous unit (every answer is already saved)."""
+        index = self.index + step
+        if 0 <= index < len(self.units):
+            self.index = index
+            self.render_all()
+
+    def action_toggle_blind(self) -> None:
+        """Blind mode on / off."""
+        self.blind = not self.blind
+        for form in self.forms.values():
+            form.blind = self.blind
+        self.render_all()
+
+    def action_back(self) -> None:
+        """Leave the screen."""
+        self.dismiss(None)
