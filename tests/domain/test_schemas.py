@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from w2c_tui.domain import critictool_labels as critic
@@ -154,3 +156,13 @@ def test_builtins_mirror_the_code() -> None:
         assert ours == [value for value, _ in critic.options(question)]
     for schema in BUILTIN_SCHEMAS.values():
         assert schema.builtin and all(q.level is Level.NOMINAL for q in schema.questions)
+
+
+def test_the_documented_example_parses() -> None:
+    docs = Path(__file__).resolve().parents[2] / "docs" / "schemas.md"
+    text = docs.read_text(encoding="utf-8")
+    example = text.split("```toml\n", 1)[1].split("```", 1)[0]
+    schema = parse_schema(example, str(docs))
+    assert schema.names == ("ok", "tone", "quality", "comment")
+    assert [o.key for o in schema.question("tone").options] == ["f", "e", "r"]
+    assert schema.question("quality").after_blind

@@ -54,6 +54,8 @@ LEVELS_OF_KIND = {
     QuestionKind.NOMINAL: (Level.NOMINAL,),
     QuestionKind.ORDINAL: (Level.ORDINAL, Level.INTERVAL, Level.NOMINAL),
 }
+CSV_COLUMNS = frozenset({"annotator", "dataset", "item", "uuid", "item_uuid", "response"})
+"""Columns of the label CSV (`io.schema_label_file`): no question may take these names."""
 RESERVED_KEYS = frozenset("ubnpjkq?/")
 """Keys the labelling screen keeps for itself (undo, blind, move, quit, help, filter)."""
 
@@ -163,7 +165,7 @@ class _Reader:
             raise self.fail(
                 f"{where}name", f"{name!r} must be letters, digits and _ (an identifier)"
             )
-        if name in {"annotator", "item", "response"}:
+        if name in CSV_COLUMNS:
             raise self.fail(f"{where}name", f"{name!r} is a column of the label CSV")
         if any(q.name == name for q in earlier):
             raise self.fail(f"{where}name", f"a second question called {name!r}")
