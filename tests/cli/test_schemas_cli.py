@@ -17,6 +17,7 @@ from schema_data import BAR_TOML, write_schema
 from typer.testing import CliRunner
 
 from w2c_tui.cli import app
+from w2c_tui.domain.roles import Role
 from w2c_tui.services import open_services
 from w2c_tui.stats.levels import LevelName
 
@@ -192,3 +193,31 @@ def test_no_variation_says_why(bar_db: str, tmp_path: Path) -> None:
     code, out, _ = w2c(bar_db, "agreement", "--schema", "bar")
     assert code == 0
     assert "ok (nominal): α not defined, because every pairable answer is the same" in out
+
+
+def test_other_annotators_answers_are_a_leads_to_import(bar_db: str, tmp_path: Path) -> None:
+    services = open_services(bar_db)
+    try:
+        services.roles.add(None, "alice", Role.LEAD)
+    finally:
+        services.close()
+    uuid, response = _units(bar_db)[0]
+    mine, theirs = tmp_path / "bob.csv", tmp_path / "carol.csv"
+    mine.write_text(f"annotator,item,response,ok\nbob,{uuid},{response},yes\n", encoding="utf-8")
+    theirs.write_text(f"annotator,item,response,ok\ncarol,{uuid},{response},no\n", encoding="utf-8")
+    bob = ("--annotator", "bob", "labels", "import", "--schema", "bar")
+    assert w2c(bar_db, *bob, str(mine))[0] == 0
+    code, _, err = w2c(bar_db, *bob, str(theirs))
+    assert code == 2 and "only a lead may record other annotators' labels" in err, err
+    assert query(bar_db, "SELECT count(*) FROM label") == [(1,)]
+    alice = ("--annotator", "alice", "labels", "import", "--schema", "bar")
+    assert w2c(bar_db, *alice, str(theirs))[0] == 0
+
+
+def test_unknown_names_exit_1(bar_db: str) -> None:
+    code, _, err = w2c(bar_db, "agreement", "--schema", "bar", "--dataset", "nope")
+    assert code == 1 and "no dataset named 'nope'" in err
+    code, _, err = w2c(bar_db, "labels", "export", "--schema", "nope")
+    assert code == 1 and "no label schema named 'nope'" in err
+    code, _, err = w2c(bar_db, "--annotator", "ann", "tui", "--schema", "nope")
+    assert code == 1 and "no label schema named 'nope'" in err

@@ -15,6 +15,7 @@ from w2c_tui.services import Services
 from w2c_tui.tui.app import W2CApp
 from w2c_tui.tui.screens.schema_label import SchemaLabelScreen
 
+CT = Path(__file__).resolve().parents[1] / "io" / "fixtures" / "critictool" / "predictions"
 NOTE_TOML = """\
 name = "noted"
 unit = "item"
@@ -101,3 +102,25 @@ async def test_free_text_questions_take_an_input(services: Services, tmp_path: P
         await pilot.press("u", "1", "enter")  # typed into the Input, not undo
         assert answers(services, "noted", unit) == {"clear": "no", "note": "u1"}
         assert screen.index == 1 and not text.display
+
+
+async def test_the_critictool_schema_keeps_the_prediction_back(services: Services) -> None:
+    services.critic.import_file(
+        CT / "interal_base_data_wo_cot.json", dataset="ct", target_model="tiny"
+    )
+    app = W2CApp(services, annotator="ann", dataset="ct", schema="critictool")
+    async with app.run_test(size=(160, 45)) as pilot:
+        screen = await schema_screen(app, pilot)
+        unit = screen.unit
+        assert unit.response is not None and unit.target_model
+        before = screen_text(app)
+        assert unit.response not in before and f"({unit.target_model})" not in before
+        await pilot.press("1", "4", "1")  # error: yes, parameter value, retry: the blind part
+        assert answers(services, "critictool", unit.unit) == {
+            "error": "yes",
+            "category": "parameters_value_error",
+            "expected_policy": "retry",
+        }
+        after = screen_text(app)
+        assert unit.response in after and f"({unit.target_model})" in after
+        assert screen.form.current is not None and screen.form.current.name == "critique_right"

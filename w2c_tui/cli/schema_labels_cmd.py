@@ -49,6 +49,8 @@ def export_answers(
     """Every rater's current answers of a schema as CSV (what `import_answers` reads)."""
     schema = checked_name(schema, "--schema")
     with services(ctx) as svc:
+        if dataset is not None:
+            dataset = svc.datasets.resolve(checked_name(dataset, "--dataset"))
         text = svc.schemas.export_csv(schema, dataset)
         database = svc.database_file()
     if output is None:
@@ -62,6 +64,8 @@ def schema_agreement(ctx: typer.Context, schema: str, dataset: str | None, json_
     """Krippendorff's α per question of a schema, at each question's level."""
     schema = checked_name(schema, "--schema")
     with services(ctx) as svc:
+        if dataset is not None:
+            dataset = svc.datasets.resolve(checked_name(dataset, "--dataset"))
         found = svc.schemas.get(schema)
         result = svc.schema_agreement.compute(found, dataset)
     if json_out:

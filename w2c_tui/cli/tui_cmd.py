@@ -6,7 +6,14 @@ from typing import Annotated
 
 import typer
 
-from w2c_tui.cli.context import EXIT_BAD_INPUT, cannot_open, fail, name_option, state
+from w2c_tui.cli.context import (
+    EXIT_BAD_INPUT,
+    EXIT_NOT_FOUND,
+    cannot_open,
+    fail,
+    name_option,
+    state,
+)
 
 
 def tui(
@@ -83,6 +90,14 @@ def run_tui(
         svc = open_services(state(ctx).db)
     except Exception as error:
         raise fail(cannot_open(state(ctx).db, error), EXIT_BAD_INPUT) from error
+    if schema is not None:
+        from w2c_tui.domain.errors import NotFoundError
+
+        try:
+            svc.schemas.get(schema)
+        except NotFoundError as error:
+            svc.close()
+            raise fail(str(error), EXIT_NOT_FOUND) from error
     try:
         app = W2CApp(
             svc,

@@ -133,13 +133,13 @@ def _unit(
     schema: LabelSchema, item: ItemRow, response: ResponseRow | None, model: str | None
 ) -> SchemaUnit:
     assert item.id is not None
-    facts = {"gold": item.gold or "", "target_model": model or ""}
+    facts = {"gold": item.gold or ""}
     hidden = {name: facts[name] for name in schema.blind_hidden if facts.get(name)}
     return SchemaUnit(
         unit=Unit(item.id, response.id if response is not None else None),
         item_uuid=item.uuid,
         question=item.question,
         response=response.text if response is not None else None,
-        target_model=None if "target_model" in schema.blind_hidden else model,
+        target_model=model,
         hidden=hidden,
     )

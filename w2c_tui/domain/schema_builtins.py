@@ -105,7 +105,7 @@ CRITICTOOL = LabelSchema(
     "policies are asked on external samples only.",
     unit=UnitKind.CRITICTOOL_PREDICTION,
     questions=tuple(_critic_question(q) for q in critic.Question),
-    blind_hidden=("gold", "prediction"),
+    blind_hidden=("gold", "prediction", "target_model"),
     builtin=True,
 )
 

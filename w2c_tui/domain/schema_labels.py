@@ -71,6 +71,8 @@ class SchemaUnit:
     response: str | None = None
     """The response's text (response units)."""
     target_model: str | None = None
+    """The response's model (the screen keeps it back while blind when the schema hides
+    `target_model`)."""
     hidden: dict[str, str] = field(default_factory=dict)
     """Fields the schema keeps back while blind (name → value), shown after the reveal."""
 

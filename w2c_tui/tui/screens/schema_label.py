@@ -122,7 +122,11 @@ class SchemaLabelScreen(Screen[None]):
         body = Text()
         body.append(f"item {unit.item_uuid}\n", "dim")
         body.append(f"{unit.question}\n")
-        if unit.response is not None:
+        if unit.response is not None and self.hidden and "prediction" in self.schema.blind_hidden:
+            body.append(
+                "\nThe model's prediction is shown once the blind questions are saved.\n", "dim"
+            )
+        elif unit.response is not None:
             model = (
                 ""
                 if self.hidden and "target_model" in self.schema.blind_hidden
