@@ -7,6 +7,7 @@ from pathlib import Path
 
 import typer
 
+from w2c_tui.cli.acting import acting_person
 from w2c_tui.cli.context import checked_name, echo, print_json, services
 from w2c_tui.cli.output import write_output
 from w2c_tui.domain.schema_labels import SchemaAgreement
@@ -16,8 +17,6 @@ def import_answers(
     ctx: typer.Context, schema: str, path: Path, dataset: str | None, json_out: bool
 ) -> None:
     """Answers to a schema's questions from a CSV file (whole or nothing)."""
-    from w2c_tui.cli.acting import acting_person
-
     schema = checked_name(schema, "--schema")
     with services(ctx) as svc:
         svc.roles.require_only(acting_person(ctx), svc.schemas.annotators_in(path, schema))

@@ -14,6 +14,7 @@ from w2c_tui.cli.context import (
     name_option,
     state,
 )
+from w2c_tui.domain.errors import NotFoundError
 
 
 def tui(
@@ -91,8 +92,6 @@ def run_tui(
     except Exception as error:
         raise fail(cannot_open(state(ctx).db, error), EXIT_BAD_INPUT) from error
     if schema is not None:
-        from w2c_tui.domain.errors import NotFoundError
-
         try:
             svc.schemas.get(schema)
         except NotFoundError as error:

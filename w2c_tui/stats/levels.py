@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+import krippendorff
 import numpy as np
 import numpy.typing as npt
 
@@ -51,8 +52,6 @@ def alpha_at_level(values: npt.ArrayLike, level: str, domain: list[float]) -> Le
     if len(seen) < 2:
         why = "not defined, because every pairable answer is the same (no variation)"
         return LevelAlpha(level, None, why, n_units, n_values)
-    import krippendorff
-
     with np.errstate(divide="raise", over="raise", invalid="raise"):
         got = float(
             krippendorff.alpha(
