@@ -221,3 +221,14 @@ def test_unknown_names_exit_1(bar_db: str) -> None:
     assert code == 1 and "no label schema named 'nope'" in err
     code, _, err = w2c(bar_db, "--annotator", "ann", "tui", "--schema", "nope")
     assert code == 1 and "no label schema named 'nope'" in err
+
+
+def test_built_in_schemas_are_not_written_here_yet(bar_db: str, tmp_path: Path) -> None:
+    uuid, _ = _units(bar_db)[0]
+    path = tmp_path / "qa.csv"
+    path.write_text(f"annotator,item,behaviour\nann,{uuid},direct\n", encoding="utf-8")
+    code, _, err = w2c(bar_db, "labels", "import", "--schema", "when2call-item-qa", str(path))
+    assert code == 2 and "'when2call-item-qa' is a built-in schema" in err
+    code, _, err = w2c(bar_db, "--annotator", "ann", "tui", "--schema", "critictool")
+    assert code == 2 and "'critictool' is a built-in schema" in err
+    assert query(bar_db, "SELECT count(*) FROM label") == [(0,)]

@@ -96,23 +96,42 @@ def test_the_database_keeps_one_current_answer(demo: Services, tmp_path: Path) -
         session.commit()
 
 
-def test_item_units_share_the_index_with_a_null_response(demo: Services) -> None:
+ITEM_TOML = """\
+name = "item-check"
+unit = "item"
+
+[[questions]]
+name = "clear"
+options = ["yes", "no"]
+"""
+
+
+def test_item_units_share_the_index_with_a_null_response(demo: Services, tmp_path: Path) -> None:
+    demo.schemas.add(write_schema(tmp_path, ITEM_TOML, "item.toml"))
     dataset = demo.datasets.all()[0].name
-    unit = demo.schemas.units("when2call-item-qa", dataset)[0].unit
+    unit = demo.schemas.units("item-check", dataset)[0].unit
     assert unit.response_id is None
-    demo.schemas.label("ann", "when2call-item-qa", unit, {"behaviour": "direct"})
+    demo.schemas.label("ann", "item-check", unit, {"clear": "yes"})
     [(rater_id,)] = query(demo.url, "SELECT rater_id FROM label")
     with Session(demo.store.engine) as session, pytest.raises(IntegrityError):
         session.add(
             LabelRow(
                 rater_id=int(str(rater_id)),
                 item_id=unit.item_id,
-                schema_name="when2call-item-qa",
-                question="behaviour",
-                value="tool_call",
+                schema_name="item-check",
+                question="clear",
+                value="no",
             )
         )
         session.commit()
+
+
+def test_built_in_labels_stay_in_their_own_tables_for_now(demo: Services) -> None:
+    dataset = demo.datasets.all()[0].name
+    unit = demo.schemas.units("when2call-item-qa", dataset)[0].unit
+    with pytest.raises(InputError, match="built-in schema"):
+        demo.schemas.label("ann", "when2call-item-qa", unit, {"behaviour": "direct"})
+    assert query(demo.url, "SELECT count(*) FROM label") == [(0,)]
 
 
 def test_an_import_is_whole_or_nothing(demo: Services, tmp_path: Path) -> None:

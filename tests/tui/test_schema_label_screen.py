@@ -16,6 +16,22 @@ from w2c_tui.tui.app import W2CApp
 from w2c_tui.tui.screens.schema_label import SchemaLabelScreen
 
 CT = Path(__file__).resolve().parents[1] / "io" / "fixtures" / "critictool" / "predictions"
+PREDICTION_TOML = """\
+name = "critique-check"
+unit = "critictool-prediction"
+blind_hidden = ["prediction", "target_model"]
+
+[[questions]]
+name = "error"
+title = "Error in the last step?"
+options = ["yes", "no"]
+
+[[questions]]
+name = "critique_right"
+title = "Is the model's critique right?"
+options = ["yes", "no"]
+after_blind = true
+"""
 NOTE_TOML = """\
 name = "noted"
 unit = "item"
@@ -104,23 +120,24 @@ async def test_free_text_questions_take_an_input(services: Services, tmp_path: P
         assert screen.index == 1 and not text.display
 
 
-async def test_the_critictool_schema_keeps_the_prediction_back(services: Services) -> None:
+async def test_a_prediction_schema_keeps_the_prediction_back(
+    services: Services, tmp_path: Path
+) -> None:
     services.critic.import_file(
         CT / "interal_base_data_wo_cot.json", dataset="ct", target_model="tiny"
     )
-    app = W2CApp(services, annotator="ann", dataset="ct", schema="critictool")
+    services.schemas.add(write_schema(tmp_path, PREDICTION_TOML, "critique.toml"))
+    app = W2CApp(services, annotator="ann", dataset="ct", schema="critique-check")
     async with app.run_test(size=(160, 45)) as pilot:
         screen = await schema_screen(app, pilot)
         unit = screen.unit
-        assert unit.response is not None and unit.target_model
+        assert unit.response is not None and unit.target_model == "tiny"
         before = screen_text(app)
-        assert unit.response not in before and f"({unit.target_model})" not in before
-        await pilot.press("1", "4", "1")  # error: yes, parameter value, retry: the blind part
-        assert answers(services, "critictool", unit.unit) == {
-            "error": "yes",
-            "category": "parameters_value_error",
-            "expected_policy": "retry",
-        }
+        assert unit.response not in before and "(tiny)" not in before
+        assert "Is the model's critique right?" not in before
+        await pilot.press("1")  # error: yes, the blind part
+        assert answers(services, "critique-check", unit.unit) == {"error": "yes"}
         after = screen_text(app)
-        assert unit.response in after and f"({unit.target_model})" in after
-        assert screen.form.current is not None and screen.form.current.name == "critique_right"
+        assert unit.response in after and "(tiny)" in after
+        assert "Is the model's critique right?" in after
+        assert screen.index == 0 and screen.form.current is not None

@@ -14,7 +14,7 @@ from w2c_tui.cli.context import (
     name_option,
     state,
 )
-from w2c_tui.domain.errors import NotFoundError
+from w2c_tui.domain.errors import InputError, NotFoundError
 
 
 def tui(
@@ -93,10 +93,13 @@ def run_tui(
         raise fail(cannot_open(state(ctx).db, error), EXIT_BAD_INPUT) from error
     if schema is not None:
         try:
-            svc.schemas.get(schema)
+            svc.schemas.writable(schema, "--schema")
         except NotFoundError as error:
             svc.close()
             raise fail(str(error), EXIT_NOT_FOUND) from error
+        except InputError as error:
+            svc.close()
+            raise fail(str(error), EXIT_BAD_INPUT) from error
     try:
         app = W2CApp(
             svc,

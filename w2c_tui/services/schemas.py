@@ -43,6 +43,19 @@ class SchemaService:
         """The schema called `name` (NotFoundError naming those there are)."""
         return self._store.schemas.get(name)
 
+    def writable(self, name: str, where: str = "label") -> LabelSchema:
+        """The schema called `name` if its labels are recorded in the label store: a built-in
+        schema's labels are still recorded in their own tables (verdicts, CriticTool labels)
+        until they move into the store, so writing them here is refused (InputError)."""
+        schema = self.get(name)
+        if schema.builtin:
+            raise InputError(
+                where,
+                f"{name!r} is a built-in schema: its labels are recorded by the review and "
+                "CriticTool screens and `w2c labels import` (without --schema) for now",
+            )
+        return schema
+
     def n_labels(self, name: str) -> int:
         """How many answers the schema has recorded (history included)."""
         return self._store.schemas.n_labels(name)
@@ -67,7 +80,7 @@ class SchemaService:
         """Record the annotator's answers on `unit` (committed when this returns); how many
         answers changed."""
         return self._store.schema_labels.set_answers(
-            annotator, self.get(schema), unit, answers, seen=seen
+            annotator, self.writable(schema), unit, answers, seen=seen
         )
 
     def answers(self, schema: str, dataset: str | None = None) -> list[UnitAnswers]:
@@ -79,7 +92,7 @@ class SchemaService:
         """A CSV of answers to `schema`'s questions: the whole file or nothing (file:line:field
         for every refused row). `dataset` defaults to the file's `dataset` column, else the
         store's only dataset."""
-        found = self.get(schema)
+        found = self.writable(schema, str(path))
         lines = read_answers(path, found)
         named = {line.dataset for line in lines if line.dataset}
         if dataset is None and len(named) > 1:
@@ -95,7 +108,7 @@ class SchemaService:
 
     def annotators_in(self, path: Path, schema: str) -> set[str]:
         """The annotators whose answers the CSV file at `path` holds (checked as on import)."""
-        return {line.annotator for line in read_answers(path, self.get(schema))}
+        return {line.annotator for line in read_answers(path, self.writable(schema, str(path)))}
 
     def export_csv(self, schema: str, dataset: str | None = None) -> str:
         """The current answers of `schema` as the CSV `import_file` reads."""
