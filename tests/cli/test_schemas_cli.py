@@ -231,4 +231,7 @@ def test_built_in_schemas_are_not_written_here_yet(bar_db: str, tmp_path: Path) 
     assert code == 2 and "'when2call-item-qa' is a built-in schema" in err
     code, _, err = w2c(bar_db, "--annotator", "ann", "tui", "--schema", "critictool")
     assert code == 2 and "'critictool' is a built-in schema" in err
+    for command in ("agreement", "labels export"):
+        code, out, err = w2c(bar_db, *command.split(), "--schema", "when2call-behaviour")
+        assert code == 2 and out == "" and "built-in schema" in err
     assert query(bar_db, "SELECT count(*) FROM label") == [(0,)]

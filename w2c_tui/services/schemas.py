@@ -43,16 +43,18 @@ class SchemaService:
         """The schema called `name` (NotFoundError naming those there are)."""
         return self._store.schemas.get(name)
 
-    def writable(self, name: str, where: str = "label") -> LabelSchema:
-        """The schema called `name` if its labels are recorded in the label store: a built-in
-        schema's labels are still recorded in their own tables (verdicts, CriticTool labels)
-        until they move into the store, so writing them here is refused (InputError)."""
+    def in_store(self, name: str, where: str = "label") -> LabelSchema:
+        """The schema called `name` if its labels live in the label store: a built-in schema's
+        labels are still recorded in their own tables (verdicts, CriticTool labels) until they
+        move into the store, so writing, exporting or comparing them here is refused
+        (InputError naming `where`)."""
         schema = self.get(name)
         if schema.builtin:
             raise InputError(
                 where,
                 f"{name!r} is a built-in schema: its labels are recorded by the review and "
-                "CriticTool screens and `w2c labels import` (without --schema) for now",
+                "CriticTool screens and `w2c labels import|export` and `w2c agreement` "
+                "(without --schema) for now",
             )
         return schema
 
@@ -80,7 +82,7 @@ class SchemaService:
         """Record the annotator's answers on `unit` (committed when this returns); how many
         answers changed."""
         return self._store.schema_labels.set_answers(
-            annotator, self.writable(schema), unit, answers, seen=seen
+            annotator, self.in_store(schema), unit, answers, seen=seen
         )
 
     def answers(self, schema: str, dataset: str | None = None) -> list[UnitAnswers]:
@@ -92,7 +94,7 @@ class SchemaService:
         """A CSV of answers to `schema`'s questions: the whole file or nothing (file:line:field
         for every refused row). `dataset` defaults to the file's `dataset` column, else the
         store's only dataset."""
-        found = self.writable(schema, str(path))
+        found = self.in_store(schema, str(path))
         lines = read_answers(path, found)
         named = {line.dataset for line in lines if line.dataset}
         if dataset is None and len(named) > 1:
@@ -108,9 +110,9 @@ class SchemaService:
 
     def annotators_in(self, path: Path, schema: str) -> set[str]:
         """The annotators whose answers the CSV file at `path` holds (checked as on import)."""
-        return {line.annotator for line in read_answers(path, self.writable(schema, str(path)))}
+        return {line.annotator for line in read_answers(path, self.in_store(schema, str(path)))}
 
     def export_csv(self, schema: str, dataset: str | None = None) -> str:
         """The current answers of `schema` as the CSV `import_file` reads."""
-        found = self.get(schema)
+        found = self.in_store(schema, "--schema")
         return answers_csv(found, self._store.schema_reads.answers(schema, dataset))

@@ -67,7 +67,7 @@ class SchemaLabelScreen(Screen[None]):
         super().__init__()
         self.services = services
         self.annotator = annotator
-        self.schema = services.schemas.writable(schema)
+        self.schema = services.schemas.in_store(schema)
         self.dataset = dataset
         self.units: list[SchemaUnit] = services.schemas.units(schema, dataset)
         if not self.units:
