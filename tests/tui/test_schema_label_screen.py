@@ -8,8 +8,10 @@ from typing import Any
 
 from rich.console import Console
 from schema_data import BAR_TOML, write_schema
+from sqlmodel import Session, col, select
 from textual.widgets import Input, Static
 
+from w2c_tui.db.tables import LabelRow
 from w2c_tui.domain.schema_labels import Unit
 from w2c_tui.services import Services
 from w2c_tui.tui.app import W2CApp
@@ -141,3 +143,66 @@ async def test_a_prediction_schema_keeps_the_prediction_back(
         assert unit.response in after and "(tiny)" in after
         assert "Is the model's critique right?" in after
         assert screen.index == 0 and screen.form.current is not None
+
+
+BLIND_TOML = """\
+name = "clarity"
+unit = "item"
+blind_hidden = ["gold"]
+
+[[questions]]
+name = "clear"
+options = ["yes", "no"]
+
+[[questions]]
+name = "fair"
+options = ["yes", "no"]
+after_blind = true
+"""
+
+
+async def open_order(services: Services, annotator: str) -> tuple[list[str], str]:
+    """The item uuids in the order `annotator`'s blind screen shows them, and its head."""
+    app = W2CApp(services, annotator=annotator, dataset="demo", schema="clarity")
+    async with app.run_test(size=(160, 45)) as pilot:
+        screen = await schema_screen(app, pilot)
+        return [u.item_uuid for u in screen.units], str(
+            screen.query_one("#schema-head", Static).content
+        )
+
+
+async def test_blind_order_is_each_annotators_own_and_the_file_position_never_shows(
+    demo: Services, tmp_path: Path
+) -> None:
+    """The real When2Call file's order carries gold (domain.blind): while blind the units come
+    in the annotator's own shuffled order, numbered by place in it, with no item id."""
+    demo.schemas.add(write_schema(tmp_path, BLIND_TOML, "clarity.toml"))
+    file_order = [u.item_uuid for u in demo.schemas.units("clarity", "demo")]
+    ann, head = await open_order(demo, "ann")
+    ben, _ = await open_order(demo, "ben")
+    assert sorted(ann) == sorted(file_order) == sorted(ben)
+    assert ann != file_order and ben != file_order and ann != ben
+    assert ann == (await open_order(demo, "ann"))[0]  # the same order every time
+    assert "your blind order" in head and "#1/" in head
+
+    app = W2CApp(demo, annotator="ann", dataset="demo", schema="clarity")
+    async with app.run_test(size=(160, 45)) as pilot:
+        screen = await schema_screen(app, pilot)
+        unit = screen.unit
+        assert unit.tools  # the tools the item offers are on screen to judge it by
+        before = screen_text(app)
+        assert unit.item_uuid not in before and "gold:" not in before
+        assert unit.tools[0] in before
+        await pilot.press("1")  # the blind part done: now the id and gold show
+        after = screen_text(app)
+        assert unit.item_uuid in after and "gold:" in after
+        await pilot.press("b")  # blind off: file order, the same unit still on screen
+        assert screen.unit.unit == unit.unit and "file order" in str(
+            screen.query_one("#schema-head", Static).content
+        )
+        assert [u.item_uuid for u in screen.units] == file_order
+    with Session(demo.store.engine) as session:
+        seen = session.exec(
+            select(LabelRow.seen).where(col(LabelRow.item_id) == unit.unit.item_id)
+        ).all()
+    assert seen == ["blind"]  # answered before the reveal, whatever the screen showed after

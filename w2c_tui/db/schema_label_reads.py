@@ -8,6 +8,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from w2c_tui.db.common import dataset_row, equal
+from w2c_tui.db.convert import loads
 from w2c_tui.db.tables import (
     DatasetRow,
     ItemRow,
@@ -17,6 +18,7 @@ from w2c_tui.db.tables import (
     TargetModelRow,
 )
 from w2c_tui.domain.labels import RaterKind
+from w2c_tui.domain.models import Tool
 from w2c_tui.domain.records import RaterSpec
 from w2c_tui.domain.schema_labels import SchemaUnit, Unit, UnitAnswers
 from w2c_tui.domain.schemas import LabelSchema
@@ -142,4 +144,6 @@ def _unit(
         response=response.text if response is not None else None,
         target_model=model,
         hidden=hidden,
+        tools=tuple(Tool(t).signature for t in loads(item.tools_json) or ()),
+        shuffle_key=item.shuffle_key,
     )

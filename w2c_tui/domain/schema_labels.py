@@ -75,6 +75,26 @@ class SchemaUnit:
     `target_model`)."""
     hidden: dict[str, str] = field(default_factory=dict)
     """Fields the schema keeps back while blind (name → value), shown after the reveal."""
+    tools: tuple[str, ...] = ()
+    """The item's tools, one signature line each (what the model was offered)."""
+    shuffle_key: int = 0
+    """The item's random key: the blind order sorts by it XOR the annotator's key, so
+    the file's order (which carries gold in the real When2Call file) never shows."""
+
+    def blind_key(self, salt: int) -> tuple[int, int, int]:
+        """This unit's place in an annotator's blind order (`salt`: `annotator_key`): items
+        shuffled per annotator, and an item's responses shuffled too, so that neither the
+        file's order nor the order models were imported in shows while blind."""
+        response = self.unit.response_id or 0
+        return (self.shuffle_key ^ salt, hash_pair(salt, response), response)
+
+
+def hash_pair(salt: int, value: int) -> int:
+    """A stable 64-bit mix of two integers (the order of an item's responses while blind)."""
+    mixed = (salt ^ (value * 0x9E3779B97F4A7C15)) & 0xFFFFFFFFFFFFFFFF
+    mixed ^= mixed >> 31
+    mixed = (mixed * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    return mixed ^ (mixed >> 29)
 
 
 @dataclass(frozen=True, slots=True)

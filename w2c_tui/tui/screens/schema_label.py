@@ -23,9 +23,9 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from w2c_tui.domain.schema_form import SchemaForm
-from w2c_tui.domain.schema_labels import SchemaUnit
+from w2c_tui.domain.schema_labels import SchemaUnit, Unit
 from w2c_tui.domain.schemas import QuestionKind
-from w2c_tui.domain.team import Seen
+from w2c_tui.domain.team import Seen, annotator_key
 
 if TYPE_CHECKING:
     from w2c_tui.services import Services
@@ -69,15 +69,24 @@ class SchemaLabelScreen(Screen[None]):
         self.annotator = annotator
         self.schema = services.schemas.in_store(schema)
         self.dataset = dataset
-        self.units: list[SchemaUnit] = services.schemas.units(schema, dataset)
-        if not self.units:
+        self.file_order: list[SchemaUnit] = services.schemas.units(schema, dataset)
+        if not self.file_order:
             raise ValueError(f"dataset {dataset!r} has no {self.schema.unit.value} units")
         self.blind = blind
+        self.units = self._ordered()
         self.index = 0
-        self.forms: dict[int, SchemaForm] = {}
+        self.forms: dict[Unit, SchemaForm] = {}
         """The forms of the units visited (their undo stacks live as long as the screen)."""
         self.trail: list[int] = []
         """Units left because their label was complete, latest last (undo goes back to them)."""
+
+    def _ordered(self) -> list[SchemaUnit]:
+        """The units in file order, or, while blind, in this annotator's own shuffled order
+        (the real When2Call file's order carries gold; see domain.blind)."""
+        if not self.blind:
+            return list(self.file_order)
+        salt = annotator_key(self.annotator)
+        return sorted(self.file_order, key=lambda unit: unit.blind_key(salt))
 
     @property
     def unit(self) -> SchemaUnit:
@@ -87,10 +96,11 @@ class SchemaLabelScreen(Screen[None]):
     @property
     def form(self) -> SchemaForm:
         """The answers on the unit on screen (read from the database on the first visit)."""
-        if self.index not in self.forms:
-            stored = self.services.schemas.current(self.annotator, self.schema.name, self.unit.unit)
-            self.forms[self.index] = SchemaForm(self.schema, self.blind, dict(stored))
-        return self.forms[self.index]
+        key = self.unit.unit
+        if key not in self.forms:
+            stored = self.services.schemas.current(self.annotator, self.schema.name, key)
+            self.forms[key] = SchemaForm(self.schema, self.blind, dict(stored))
+        return self.forms[key]
 
     @property
     def hidden(self) -> bool:
@@ -113,15 +123,26 @@ class SchemaLabelScreen(Screen[None]):
         """Head, unit and form for the unit on screen; the Input only for a text question."""
         form, unit = self.form, self.unit
         state = "complete" if form.complete else "open"
+        order = "your blind order" if self.blind else "file order"
         self.query_one("#schema-head", Static).update(
             Text(
-                f"{self.schema.title} · {self.dataset} · {self.index + 1}/{len(self.units)} · "
-                f"{self.annotator} · blind {'on' if self.blind else 'off'} · your label: {state}"
+                f"{self.schema.title} · {self.dataset} · #{self.index + 1}/{len(self.units)} "
+                f"{order} · {self.annotator} · blind {'on' if self.blind else 'off'} · "
+                f"your label: {state}"
             )
         )
         body = Text()
-        body.append(f"item {unit.item_uuid}\n", "dim")
+        if self.hidden:
+            body.append("item id shown once the blind questions are saved\n", "dim")
+        else:
+            body.append(f"item {unit.item_uuid}\n", "dim")
         body.append(f"{unit.question}\n")
+        if unit.tools:
+            body.append(f"\nTools ({len(unit.tools)})\n", "bold")
+            for tool in unit.tools:
+                body.append(f"  {tool}\n")
+        else:
+            body.append("\nNo tools offered.\n", "dim")
         if unit.response is not None and self.hidden and "prediction" in self.schema.blind_hidden:
             body.append(
                 "\nThe model's prediction is shown once the blind questions are saved.\n", "dim"
@@ -174,16 +195,19 @@ class SchemaLabelScreen(Screen[None]):
             body.append(f"\nBlind: {fields} shown once these are saved.", "dim")
         return Group(table, Text(""), body)
 
-    def _save(self) -> None:
-        """Commit the unit's answers (before anything moves on)."""
-        seen = Seen.BLIND if self.hidden else (Seen.GOLD if self.blind else Seen.OPEN)
+    def _seen(self) -> Seen:
+        """What the annotator has seen of the unit now, before an answer changes that."""
+        return Seen.BLIND if self.hidden else (Seen.GOLD if self.blind else Seen.OPEN)
+
+    def _save(self, seen: Seen) -> None:
+        """Commit the unit's answers (before anything moves on), made having seen `seen`."""
         self.services.schemas.label(
             self.annotator, self.schema.name, self.unit.unit, self.form.stored(), seen=seen
         )
 
-    def _answered(self) -> None:
+    def _answered(self, seen: Seen) -> None:
         """Saved; on a complete label, on to the next unit."""
-        self._save()
+        self._save(seen)
         if self.form.complete and self.index + 1 < len(self.units):
             self.trail.append(self.index)
             self.index += 1
@@ -193,10 +217,11 @@ class SchemaLabelScreen(Screen[None]):
 
     def action_pick(self, key: str) -> None:
         """Answer the current question with the option whose key is `key`."""
+        seen = self._seen()
         if not self.form.press(key):
             self.app.bell()
             return
-        self._answered()
+        self._answered(seen)
 
     def on_key(self, event: events.Key) -> None:
         """Option keys a schema names itself (letters) answer as digits do."""
@@ -210,23 +235,26 @@ class SchemaLabelScreen(Screen[None]):
     @on(Input.Submitted, "#schema-text")
     def text_submitted(self, event: Input.Submitted) -> None:
         """A free-text answer: saved like a key."""
+        seen = self._seen()
         if not self.form.write(event.value):
             self.app.bell()
             return
         event.input.value = ""
-        self._answered()
+        self._answered(seen)
 
     def action_undo(self) -> None:
         """Back one change on this unit, or to the unit left last and its last change."""
+        seen = self._seen()
         if not self.form.undo():
             if not self.trail:
                 self.notify("Nothing to undo.")
                 return
             self.index = self.trail.pop()
+            seen = self._seen()
             if not self.form.undo():
                 self.render_all()
                 return
-        self._save()
+        self._save(seen)
         self.render_all()
 
     def action_move(self, step: int) -> None:
@@ -238,9 +266,13 @@ class SchemaLabelScreen(Screen[None]):
 
     def action_toggle_blind(self) -> None:
         """Blind mode on / off."""
+        here = self.unit.unit
         self.blind = not self.blind
         for form in self.forms.values():
             form.blind = self.blind
+        self.units = self._ordered()
+        self.index = next(i for i, unit in enumerate(self.units) if unit.unit == here)
+        self.trail.clear()  # places in the other order
         self.render_all()
 
     def action_back(self) -> None:
