@@ -116,7 +116,7 @@ def test_import_and_agreement_per_question(bar_db: str, tmp_path: Path) -> None:
     code, out, err = w2c(bar_db, "labels", "import", "--schema", "bar", str(path), "--json")
     assert code == 0, err
     report = json.loads(out)
-    assert report["annotators"] == ["ann", "bob"] and report["answers_changed"] == 0
+    assert report["annotators"] == ["ann", "bob"] and report["answers_replaced"] == 0
     assert report["answers_new"] == sum(len(v) for q in given.values() for v in q.values())
     code, out, err = w2c(bar_db, "agreement", "--schema", "bar", "--json")
     assert code == 0, err
@@ -154,7 +154,7 @@ def test_export_then_import_changes_nothing(bar_db: str, tmp_path: Path) -> None
     back.write_text(exported, encoding="utf-8")
     code, out, err = w2c(bar_db, "labels", "import", "--schema", "bar", str(back))
     assert code == 0, err
-    assert "0 new, 0 changed" in out
+    assert "answers: 0 new, " in out and " unchanged, 0 replaced;" in out
     assert query(bar_db, "SELECT count(*) FROM label") == before
     assert w2c(bar_db, "labels", "export", "--schema", "bar")[1] == exported
 

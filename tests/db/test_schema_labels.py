@@ -143,13 +143,13 @@ def test_an_import_is_whole_or_nothing(demo: Services, tmp_path: Path) -> None:
     bad_item = AnswerLine(3, "bob", "no-such-uuid", units[0].response_id, {"ok": "no"})
     bad_response = AnswerLine(4, "bob", uuid, units[-1].response_id, {"ok": "no"})
     with pytest.raises(InputError) as caught:
-        demo.store.schema_labels.import_lines(
+        demo.store.schema_imports.import_lines(
             "f.csv", schema, dataset, [good, bad_item, bad_response]
         )
     assert str(caught.value).startswith("f.csv:3: field 'item': no item 'no-such-uuid'")
     assert "line 4 field 'response'" in str(caught.value)
     assert query(demo.url, "SELECT count(*) FROM label") == [(0,)]
-    report = demo.store.schema_labels.import_lines("f.csv", schema, dataset, [good])
-    assert (report.new, report.changed, report.unchanged) == (1, 0, 0)
-    again = demo.store.schema_labels.import_lines("f.csv", schema, dataset, [good])
-    assert (again.new, again.changed, again.unchanged) == (0, 0, 1)
+    report = demo.store.schema_imports.import_lines("f.csv", schema, dataset, [good])
+    assert (report.new, report.replaced, report.unchanged) == (1, 0, 0)
+    again = demo.store.schema_imports.import_lines("f.csv", schema, dataset, [good])
+    assert (again.new, again.replaced, again.unchanged) == (0, 0, 1)

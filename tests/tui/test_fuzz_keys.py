@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from schema_data import write_schema
 from stand_in_backend import Labeller
 from textual import events
 from textual.binding import Binding
@@ -95,7 +96,8 @@ CT = Path(__file__).resolve().parents[1] / "io" / "fixtures" / "critictool" / "p
 
 def seed_database(services: Services, folder: Path) -> None:
     """Everything a screen can show: labels that disagree (adjudication, queue, dashboard),
-    assignments (my queue, team), guidelines, a finished run (log, metrics), CriticTool data."""
+    assignments (my queue, team), guidelines, a finished run (log, metrics), CriticTool data,
+    a label schema."""
     services.imports.import_demo()
     rows = services.review.window("demo", ItemFilter(), ReviewMode.RESPONSES, None, 0, 30)
     for n, row in enumerate(rows):
@@ -132,6 +134,7 @@ def seed_database(services: Services, folder: Path) -> None:
     services.critic.import_file(
         CT / "external_skip_base_data_wo_cot.json", dataset="ct-external", target_model="tiny"
     )
+    services.schemas.add(write_schema(folder))  # a users' label schema, `bar`
 
 
 @pytest.fixture(scope="session")
@@ -236,6 +239,8 @@ CASES = [
     Case("disagreement-queue", "ReviewScreen", keys("r")),
     Case("guidelines", "ReviewScreen", keys("G")),
     Case("datasets", "DatasetsScreen", keys("d")),
+    Case("schema-pick", "SchemaPickDialog", keys("d", "s")),
+    Case("schema-label", "SchemaLabelScreen", keys("d", "s", "end", "enter")),
     Case("runs", "RunsScreen", keys("R")),
     Case("run-form", "RunForm", keys("R", "n")),
     Case("run-log", "LogDialog", keys("R", "l")),

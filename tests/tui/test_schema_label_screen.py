@@ -3,19 +3,23 @@ database before the screen moves on, undo saved too, blind fields hidden, free t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from schema_data import BAR_TOML, write_schema
 from sqlmodel import Session, col, select
-from textual.widgets import Input, Static
+from textual.widgets import Input, Label, OptionList, Static
 
 from w2c_tui.db.tables import LabelRow
 from w2c_tui.domain.schema_labels import Unit
 from w2c_tui.services import Services
 from w2c_tui.tui.app import W2CApp
+from w2c_tui.tui.screens.datasets import DatasetsScreen
+from w2c_tui.tui.screens.help import HelpScreen
 from w2c_tui.tui.screens.schema_label import SchemaLabelScreen
+from w2c_tui.tui.screens.schema_pick import SchemaPickDialog
 
 CT = Path(__file__).resolve().parents[1] / "io" / "fixtures" / "critictool" / "predictions"
 PREDICTION_TOML = """\
@@ -65,6 +69,15 @@ async def schema_screen(app: W2CApp, pilot: Any) -> SchemaLabelScreen:
         if isinstance(app.screen, SchemaLabelScreen):
             return app.screen
     raise AssertionError(f"the schema screen did not open; screen is {app.screen!r}")
+
+
+async def until(pilot: Any, condition: Callable[[], bool]) -> None:
+    """Wait (a bounded number of pauses) until `condition` holds."""
+    for _ in range(50):
+        if condition():
+            return
+        await pilot.pause()
+    raise AssertionError("the condition never held")
 
 
 def answers(services: Services, schema: str, unit: Unit) -> dict[str, str]:
@@ -206,3 +219,37 @@ async def test_blind_order_is_each_annotators_own_and_the_file_position_never_sh
             select(LabelRow.seen).where(col(LabelRow.item_id) == unit.unit.item_id)
         ).all()
     assert seen == ["blind"]  # answered before the reveal, whatever the screen showed after
+
+
+async def test_the_datasets_screen_opens_a_schema(demo: Services, tmp_path: Path) -> None:
+    """d, then s: the schemas listed; a built-in one refused with the CLI's reason, a users'
+    one opened on the selected dataset; Esc comes back to the datasets."""
+    demo.schemas.add(write_schema(tmp_path, BAR_TOML))
+    app = W2CApp(demo, annotator="ann", dataset="demo")
+    async with app.run_test(size=(160, 45)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        assert "label with a schema" in screen_text(app)
+        await pilot.press("escape", "d")
+        await until(pilot, lambda: isinstance(app.screen, DatasetsScreen))
+        footer = {key for key, b in app.screen.active_bindings.items() if b.binding.show}
+        assert "s" in footer
+        await pilot.press("s")
+        await until(pilot, lambda: isinstance(app.screen, SchemaPickDialog))
+        options = app.screen.query_one(OptionList)
+        names = [options.get_option_at_index(i).id for i in range(options.option_count)]
+        assert names[-1] == "bar" and "when2call-behaviour" in names
+        await pilot.press("home", "enter")  # a built-in: refused, the dialog stays
+        why = app.screen.query_one("#schema-pick-why", Label)
+        await until(pilot, lambda: "built-in" in str(why.render()))
+        assert isinstance(app.screen, SchemaPickDialog)
+        assert "is a built-in schema: its labels are recorded by the review" in str(why.render())
+        await pilot.press("end", "enter")
+        screen = await schema_screen(app, pilot)
+        assert screen.dataset == "demo" and screen.schema.name == "bar"
+        await pilot.press("1")
+        assert answers(demo, "bar", screen.units[0].unit) == {"ok": "yes"}
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, DatasetsScreen))

@@ -41,7 +41,10 @@ FIELDS = (
 @labels_app.command("export")
 def export(
     ctx: typer.Context,
-    fmt: Annotated[Format, typer.Option("--format", help="jsonl or csv.")] = Format.JSONL,
+    fmt: Annotated[
+        Format | None,
+        typer.Option("--format", help="jsonl or csv (default: jsonl; with --schema csv)."),
+    ] = None,
     output: Annotated[
         Path | None, typer.Option("-o", "--output", help="Write here instead of stdout.")
     ] = None,
@@ -49,17 +52,18 @@ def export(
     schema: Annotated[
         str | None,
         typer.Option(
-            help="The answers of this label schema instead (`w2c schemas list`), as CSV: "
-            "annotator, dataset, item, response, one column per question."
+            help="The answers of this label schema instead (`w2c schemas list`): annotator, "
+            "dataset, item, response, one field per question (--format csv or jsonl)."
         ),
     ] = None,
 ) -> None:
     """Human labels with annotator, item uuid, target model (empty for item QA), label, QA
     flags (codes and wording), note, timestamps, the item's gold and question and the
     response labelled: one record per annotator and labelled unit. With --schema: that
-    schema's answers as CSV, which `labels import --schema` reads back unchanged."""
+    schema's current answers, one record per annotator and unit; as CSV, `labels import
+    --schema` reads them back unchanged."""
     if schema is not None:
-        export_answers(ctx, schema, dataset, output)
+        export_answers(ctx, schema, dataset, output, (fmt or Format.CSV).value)
         return
     with services(ctx) as svc:
         records = svc.labels.export(dataset)
@@ -86,7 +90,8 @@ def export(
         }
         for r in records
     ]
-    text = records_text(rows, fmt.value, FIELDS)  # CSV cells that could run as formulas defused
+    # CSV cells that could run as formulas are defused
+    text = records_text(rows, (fmt or Format.JSONL).value, FIELDS)
     if output is None:
         sys.stdout.write(text)
         return
@@ -126,13 +131,12 @@ def import_labels(
     new, listed) or kept (--no-replace). Bad rows refuse the whole file with file:line:field,
     each named, and nothing written; importing the same file again (or a `labels export
     --format csv` of this database) changes nothing. With --schema: answers to that schema's
-    questions, checked against its options (file:line:field, exit 2, nothing written)."""
+    questions, checked against its options (file:line:field, exit 2, nothing written), each
+    answer reported as new, unchanged, replaced or kept (--no-replace)."""
     if schema is not None:
-        if dry_run or not replace:
-            raise typer.BadParameter("not with --schema", param_hint="--dry-run/--no-replace")
         if dataset is not None:
             dataset = checked_name(dataset, "--dataset")
-        import_answers(ctx, schema, path, dataset, json_out)
+        import_answers(ctx, schema, path, dataset, json_out, replace=replace, dry_run=dry_run)
         return
     from w2c_tui.cli.context import print_json
     from w2c_tui.domain.names import printable

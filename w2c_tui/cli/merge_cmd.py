@@ -27,14 +27,15 @@ def merge(
     ] = False,
     json_out: Annotated[bool, typer.Option("--json", help="the report as JSON")] = False,
 ) -> None:
-    """Bring labels (When2Call and CriticTool), adjudications, flags, notes, assignments and
-    guidelines from other w2c
-    databases (each annotator's laptop, say) into one: datasets matched by name and content (a
+    """Bring labels (When2Call, CriticTool and label schemas' answers), label schemas,
+    adjudications, flags, notes, assignments and guidelines from other w2c databases (each
+    annotator's laptop, say) into one: datasets matched by name and content (a
     file whose items differ is refused, naming them), items by uuid, annotators by name,
     responses by model and text; history is kept; merging a file twice changes nothing; when one
     annotator labelled a unit differently in two places, the later label wins and the conflict
-    is reported. All files go in one transaction (a refused file leaves the target as it was);
-    the files are only read.
+    is reported. A label schema that differs other than by added questions or options is
+    refused, naming both files. All files go in one transaction (a refused file leaves the
+    target as it was); the files are only read.
     """
     if into is not None:
         state(ctx).db = into
@@ -55,7 +56,9 @@ def merge(
             echo(
                 f"{c.source} → {svc.public_url}: {verb} {c.verdicts} label(s) "
                 f"({c.verdicts_known} already there), {c.critic_labels} CriticTool label(s) "
-                f"({c.critic_labels_known} already there), {c.flags} flag(s), {c.notes} note(s), "
+                f"({c.critic_labels_known} already there), {c.schema_labels} schema answer(s) "
+                f"({c.schema_labels_known} already there), {c.schemas} label schema(s), "
+                f"{c.flags} flag(s), {c.notes} note(s), "
                 f"{c.assignments} assignment(s), {c.guidelines} guideline version(s), "
                 f"{c.raters} annotator(s)"
             )

@@ -5,7 +5,7 @@ index, one history rule.
 the question on the unit with a conditional UPDATE (`writes.retire`) and adds the new row that
 points to it, so an edit never destroys the earlier answer and a racing writer is told to read
 again (`Raced`, or the unique index `uq_label_current` at the flush). Every front end — the
-labelling screen, the CSV import — records answers through it.
+labelling screen, the CSV import (`schema_label_import.py`) — records answers through it.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
-from w2c_tui.db.common import dataset_row, equal, rater_row
+from w2c_tui.db.common import equal, rater_row
 from w2c_tui.db.label_write import current_guideline_id
 from w2c_tui.db.tables import (
     ItemRow,
@@ -26,10 +26,7 @@ from w2c_tui.db.writes import retire, retry_write, write_session
 from w2c_tui.domain.errors import InputError
 from w2c_tui.domain.labels import RaterKind
 from w2c_tui.domain.records import RaterSpec
-from w2c_tui.domain.refusals import refused_rows
 from w2c_tui.domain.schema_labels import (
-    AnswerLine,
-    SchemaImportReport,
     Unit,
 )
 from w2c_tui.domain.schemas import LabelSchema
@@ -144,92 +141,3 @@ class SchemaLabelStore:
                 )
 
         return retry_write(write, deadline_s=10.0)
-
-    def import_lines(
-        self, path: str, schema: LabelSchema, dataset: str, lines: list[AnswerLine]
-    ) -> SchemaImportReport:
-        """Every line's answers in one transaction, or nothing: an unknown item or response
-        refuses the whole file, each line named."""
-
-        def write() -> SchemaImportReport:
-            with write_session(self.engine) as session, session.begin():
-                ds = dataset_row(session, dataset)
-                uuids = {line.item_uuid for line in lines}
-                items = {
-                    uuid: (item_id, dataset_id)
-                    for uuid, item_id, dataset_id in session.exec(
-                        select(ItemRow.uuid, ItemRow.id, ItemRow.dataset_id).where(
-                            col(ItemRow.dataset_id) == ds.id, col(ItemRow.uuid).in_(uuids)
-                        )
-                    ).all()
-                    if item_id is not None
-                }
-                responses = {
-                    rid: item_id
-                    for rid, item_id in session.exec(
-                        select(ResponseRow.id, ResponseRow.item_id).where(
-                            col(ResponseRow.item_id).in_([i for i, _ in items.values()])
-                        )
-                    ).all()
-                }
-                refused: list[InputError] = []
-                units: list[tuple[AnswerLine, Unit]] = []
-                for line in lines:
-                    if line.dataset is not None and line.dataset != dataset:
-                        message = f"names dataset {line.dataset!r}, importing into {dataset!r}"
-                        refused.append(InputError(path, message, line.line, "dataset"))
-                        continue
-                    found = items.get(line.item_uuid)
-                    if found is None:
-                        message = f"no item {line.item_uuid!r} in dataset {dataset!r}"
-                        refused.append(InputError(path, message, line.line, "item"))
-                        continue
-                    rid = line.response_id
-                    if rid is not None and responses.get(rid) != found[0]:
-                        message = f"no response {rid} of item {line.item_uuid!r}"
-                        refused.append(InputError(path, message, line.line, "response"))
-                        continue
-                    units.append((line, Unit(found[0], rid)))
-                if refused:
-                    raise refused_rows(path, refused)
-                guideline = current_guideline_id(session, ds.id or 0)
-                counts = {"new": 0, "changed": 0, "unchanged": 0}
-                raters: dict[str, int] = {}
-                for line, unit in units:
-                    if line.annotator not in raters:
-                        row = rater_row(session, RaterSpec(RaterKind.HUMAN, line.annotator))
-                        assert row.id is not None
-                        raters[line.annotator] = row.id
-                    for name, value in line.answers.items():
-                        before = current_answer(
-                            session, raters[line.annotator], unit, schema.name, name
-                        )
-                        changed = write_answer(
-                            session,
-                            AnswerWrite(
-                                raters[line.annotator],
-                                unit,
-                                schema.name,
-                                name,
-                                value,
-                                f"import {path}",
-                                None,
-                                guideline,
-                            ),
-                        )
-                        kind = (
-                            "unchanged"
-                            if not changed
-                            else ("changed" if before and before.value else "new")
-                        )
-                        counts[kind] += 1
-                return SchemaImportReport(
-                    path=path,
-                    schema=schema.name,
-                    dataset=dataset,
-                    rows=len(lines),
-                    annotators=tuple(sorted(raters)),
-                    **counts,
-                )
-
-        return retry_write(write, deadline_s=30.0)

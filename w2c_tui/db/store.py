@@ -22,6 +22,7 @@ from w2c_tui.db.migrate import current_revision, head_revision, upgrade
 from w2c_tui.db.ratings import RatingQueries
 from w2c_tui.db.review_places import PlaceStore
 from w2c_tui.db.runs import RunStore
+from w2c_tui.db.schema_label_import import SchemaLabelImport
 from w2c_tui.db.schema_label_reads import SchemaLabelReads
 from w2c_tui.db.schema_labels import SchemaLabelStore
 from w2c_tui.db.team import TeamQueries
@@ -51,6 +52,7 @@ class Store:
     critic_writer: CriticWriter
     schemas: SchemaStore
     schema_labels: SchemaLabelStore
+    schema_imports: SchemaLabelImport
     schema_reads: SchemaLabelReads
 
     @classmethod
@@ -75,6 +77,7 @@ class Store:
             critic_writer=CriticWriter(engine),
             schemas=SchemaStore(engine),
             schema_labels=SchemaLabelStore(engine),
+            schema_imports=SchemaLabelImport(engine),
             schema_reads=SchemaLabelReads(engine),
         )
 

@@ -39,17 +39,38 @@ class AnswerLine:
 
 
 @dataclass(frozen=True, slots=True)
+class AnswerChange:
+    """A file's answer that differs from the annotator's current one: replaced, or kept
+    (`--no-replace`)."""
+
+    line: int
+    annotator: str
+    item_uuid: str
+    response_id: int | None
+    question: str
+    old: str
+    new: str
+
+
+@dataclass(frozen=True, slots=True)
 class SchemaImportReport:
-    """What `w2c labels import --schema` did: answers new, changed, unchanged."""
+    """What `w2c labels import --schema` did (or would do, `dry_run`), answer by answer: new
+    (no current answer), unchanged, replaced (the old one stays as history) or kept (the
+    existing answer, with `--no-replace`: the file's was refused)."""
 
     path: str
     schema: str
     dataset: str
     rows: int
     new: int = 0
-    changed: int = 0
+    replaced: int = 0
     unchanged: int = 0
+    kept: int = 0
     annotators: tuple[str, ...] = ()
+    changes: tuple[AnswerChange, ...] = ()
+    """The replaced answers, or with `replace=False` the kept ones."""
+    replace: bool = True
+    dry_run: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,13 +3,15 @@
 
 An empty question cell is no answer (it withdraws nothing). `item` is the item's uuid (`uuid`
 and `item_uuid` are accepted too), `response` a response id or empty for item units. The
-writer writes the same columns, so an export imported again changes nothing.
+writer writes the same columns, so an export imported again changes nothing; `answers_jsonl`
+writes the same fields as JSON lines (for other tools; the import reads CSV).
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -150,3 +152,19 @@ def answers_csv(schema: LabelSchema, labels: Sequence[UnitAnswers]) -> str:
         row.update({name: label.answers.get(name, "") for name in schema.names})
         writer.writerow(safe_row(row))
     return buffer.getvalue()
+
+
+def answers_jsonl(schema: LabelSchema, labels: Sequence[UnitAnswers]) -> str:
+    """`labels` as JSON lines: the CSV's fields, the response id a number (null for item
+    units) and a question with no answer null."""
+    lines = []
+    for label in labels:
+        record: dict[str, object] = {
+            "annotator": label.annotator,
+            "dataset": label.dataset,
+            "item": label.item_uuid,
+            "response": label.unit.response_id,
+        }
+        record.update({name: label.answers.get(name) for name in schema.names})
+        lines.append(json.dumps(record, ensure_ascii=False) + "\n")
+    return "".join(lines)

@@ -16,7 +16,7 @@ from w2c_tui.domain.schema_labels import (
 from w2c_tui.domain.schemas import LabelSchema
 from w2c_tui.domain.team import Seen
 from w2c_tui.io.jsonl import read_bytes
-from w2c_tui.io.schema_label_file import answers_csv, read_answers
+from w2c_tui.io.schema_label_file import answers_csv, answers_jsonl, read_answers
 
 
 class SchemaService:
@@ -90,10 +90,19 @@ class SchemaService:
         self.get(schema)
         return self._store.schema_reads.answers(schema, dataset)
 
-    def import_file(self, path: Path, schema: str, dataset: str | None) -> SchemaImportReport:
+    def import_file(
+        self,
+        path: Path,
+        schema: str,
+        dataset: str | None,
+        *,
+        replace: bool = True,
+        dry_run: bool = False,
+    ) -> SchemaImportReport:
         """A CSV of answers to `schema`'s questions: the whole file or nothing (file:line:field
         for every refused row). `dataset` defaults to the file's `dataset` column, else the
-        store's only dataset."""
+        store's only dataset. With `replace=False` an annotator's existing answers are kept
+        (reported); with `dry_run` the report is made and nothing is written."""
         found = self.in_store(schema, str(path))
         lines = read_answers(path, found)
         named = {line.dataset for line in lines if line.dataset}
@@ -106,13 +115,17 @@ class SchemaService:
             if len(names) != 1:
                 raise InputError(str(path), "no dataset column and not exactly one dataset")
             dataset = names[0]
-        return self._store.schema_labels.import_lines(str(path), found, dataset, lines)
+        return self._store.schema_imports.import_lines(
+            str(path), found, dataset, lines, replace=replace, dry_run=dry_run
+        )
 
     def annotators_in(self, path: Path, schema: str) -> set[str]:
         """The annotators whose answers the CSV file at `path` holds (checked as on import)."""
         return {line.annotator for line in read_answers(path, self.in_store(schema, str(path)))}
 
-    def export_csv(self, schema: str, dataset: str | None = None) -> str:
-        """The current answers of `schema` as the CSV `import_file` reads."""
+    def export(self, schema: str, dataset: str | None = None, fmt: str = "csv") -> str:
+        """The current answers of `schema` as the CSV `import_file` reads (`fmt="csv"`) or as
+        JSON lines with the same fields (`fmt="jsonl"`)."""
         found = self.in_store(schema, "--schema")
-        return answers_csv(found, self._store.schema_reads.answers(schema, dataset))
+        answers = self._store.schema_reads.answers(schema, dataset)
+        return answers_csv(found, answers) if fmt == "csv" else answers_jsonl(found, answers)

@@ -196,7 +196,8 @@ class W2CApp(App[None]):
                 assert self.annotator is not None
                 self.push_screen(ReviewScreen(self.services, self.annotator, name))
 
-        self.push_screen(DatasetsScreen(self.services, self.dataset or ""), chosen)
+        screen = DatasetsScreen(self.services, self.dataset or "", self.annotator)
+        self.push_screen(screen, chosen)
 
     def _fatal_error(self) -> None:
         """An unhandled exception: the traceback goes to a crash log and the terminal gets one

@@ -1,11 +1,13 @@
-"""`w2c merge`: other w2c databases' human work (labels, CriticTool labels, adjudications,
-flags, notes, assignments, guidelines) brought into this one, all sources in one transaction.
+"""`w2c merge`: other w2c databases' human work (labels, CriticTool labels, label schemas and
+their answers, adjudications, flags, notes, assignments, guidelines) brought into this one, all
+sources in one transaction.
 
 The package: `base.py` (the source as read, the target's identities in `Merger`, `Counts`,
 `Conflict`, `moment`), `read.py` (opening and reading a source file), `history.py` (the merge of
-rows with a history, one current per unit), `verdicts.py`, `critic.py` (CriticTool labels) and
-`team.py` (guidelines, assignments). Every module imports `base` at its top, none imports this
-`__init__`, and nothing imports inside a function.
+rows with a history, one current per unit), `verdicts.py`, `critic.py` (CriticTool labels),
+`schema_labels.py` (label schemas and their answers) and `team.py` (guidelines, assignments).
+Every module imports `base` at its top, none imports this `__init__`, and nothing imports inside
+a function.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from sqlalchemy.exc import DBAPIError
 from w2c_tui.db.merge.base import Conflict, Counts, Merger, Source
 from w2c_tui.db.merge.critic import merge_critic_labels
 from w2c_tui.db.merge.read import read_source
+from w2c_tui.db.merge.schema_labels import merge_label_schemas, merge_schema_labels
 from w2c_tui.db.merge.team import merge_assignments, merge_guidelines
 from w2c_tui.db.merge.verdicts import merge_verdicts
 from w2c_tui.db.writes import write_session
@@ -47,6 +50,8 @@ def merge_files(engine: Engine, paths: Sequence[Path], *, dry_run: bool = False)
             merge_guidelines(merger)
             merge_verdicts(merger)
             merge_critic_labels(merger)
+            merge_label_schemas(merger)
+            merge_schema_labels(merger)
             merger.flags_and_notes()
             merge_assignments(merger)
             session.flush()

@@ -8,7 +8,8 @@ status), a flag by (rater, item, code, on/off, time), a note by (rater, item, te
 assignment by (rater, unit). A row already there is left alone, so merging the same file twice
 changes nothing. History is kept: every verdict arrives, and of the current ones the later
 wins; the one it beats stays as history (superseded), and a different label is a conflict
-(`history.py`). Each kind of row has its module (`verdicts.py`, `critic.py`, `team.py`); the
+(`history.py`). Each kind of row has its module (`verdicts.py`, `critic.py`,
+`schema_labels.py`, `team.py`); the
 flags and notes, append-only, are written by `Merger.flags_and_notes`.
 """
 
@@ -72,6 +73,9 @@ class Source:
     plans: list[dict[str, Any]] = field(default_factory=list)
     assignments: list[dict[str, Any]] = field(default_factory=list)
     critic_labels: list[dict[str, Any]] = field(default_factory=list)
+    label_schemas: dict[str, str] = field(default_factory=dict)
+    """Label schema name → the TOML it was added from."""
+    schema_labels: list[dict[str, Any]] = field(default_factory=list)
 
 
 def moment(value: datetime) -> datetime:
@@ -104,6 +108,10 @@ class Counts:
     verdicts_known: int = 0
     critic_labels: int = 0
     critic_labels_known: int = 0
+    schemas: int = 0
+    """Label schemas added or grown."""
+    schema_labels: int = 0
+    schema_labels_known: int = 0
     flags: int = 0
     notes: int = 0
     guidelines: int = 0
@@ -134,7 +142,8 @@ class Merger:
 
     def check_datasets(self) -> None:
         """Every dataset the source has work in must be in the target with the same items."""
-        used = {v["dataset"] for v in (*self.src.verdicts, *self.src.critic_labels)} | {
+        labelled = (*self.src.verdicts, *self.src.critic_labels, *self.src.schema_labels)
+        used = {v["dataset"] for v in labelled} | {
             r["dataset"] for r in (*self.src.flags, *self.src.notes, *self.src.assignments)
         }
         path = str(self.src.path)

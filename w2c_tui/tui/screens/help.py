@@ -1,4 +1,5 @@
-"""The help screen: every key of the review screen, grouped, as currently bound."""
+"""The help screen: every key of the review screen, grouped, and the datasets screen's, as
+currently bound."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from w2c_tui.tui.bindings import DESCRIPTIONS, HELP_GROUPS, REVIEW_BINDINGS
+from w2c_tui.tui.screens.datasets import DatasetsScreen
 
 KEY_NAMES = {
     "question_mark": "?",
@@ -49,6 +51,11 @@ class HelpScreen(ModalScreen[None]):
                 keys = self.keymap.get(binding_id, binding.key)
                 table.add_row(key_text(keys), DESCRIPTIONS[binding_id])
             table.add_row("", "")
+        table.add_row(Text("On the datasets screen (d)", style="underline"), "")
+        for own in DatasetsScreen.BINDINGS:
+            assert isinstance(own, Binding) and own.id is not None
+            table.add_row(key_text(self.keymap.get(own.id, own.key)), own.description)
+        table.add_row("", "")
         table.add_row(Text("Anywhere", style="underline"), "")
         table.add_row("q", "quit (a label not saved yet: asks first)")
         table.add_row("ctrl+p", "command palette")

@@ -160,7 +160,8 @@ class ReviewDialogs(Screen[None]):
                 self.act(self.state.switch_dataset(name))
                 self.offer_guidelines()
 
-        self.app.push_screen(DatasetsScreen(self.services, self.state.dataset), switch)
+        screen = DatasetsScreen(self.services, self.state.dataset, self.state.annotator)
+        self.app.push_screen(screen, switch)
 
     def _back_to(self, item_id: int | None) -> None:
         """After another screen: recount (labels may have arrived), show `item_id` if given."""
