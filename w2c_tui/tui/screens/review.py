@@ -1,7 +1,8 @@
 """The review screen: items list, item, responses or QA; labelling from the keyboard.
 
 A thin composition: `ReviewController` (tui/review_views.py) holds the state and every
-transition; this screen binds keys to it and pushes what it holds down to the widgets.
+transition, `ReviewDialogs` (screens/review_dialogs.py) opens the dialogs and other screens;
+this screen binds keys to them and pushes what the state holds down to the widgets.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from w2c_tui.config import save_tools_view
@@ -45,7 +47,7 @@ RETRY_WAIT_S = 0.5
 never waits; a discard at quit waits for it to end)."""
 
 
-class ReviewScreen(ReviewDialogs):
+class ReviewScreen(Screen[None]):
     """Step through items and responses, label them, undo, filter."""
 
     BINDINGS = REVIEW_BINDINGS  # type: ignore[assignment]
@@ -54,9 +56,9 @@ class ReviewScreen(ReviewDialogs):
         super().__init__()
         self.services = services
         self.state = ReviewController(services, annotator, dataset)
-        self.spot_settings: object | None = None
-        """The last spot check's settings (a SpotSettings), offered again next time."""
-        self.agreement_views = {}
+        self.dialogs = ReviewDialogs(
+            self, self.state, act=self.act, tell=self.tell, render=self.render_all
+        )
 
     # what tests and callers read
     @property
@@ -77,7 +79,7 @@ class ReviewScreen(ReviewDialogs):
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
         with Horizontal(id="main"):
-            yield ItemsList(self.state.rows.row, id="items", shown=self.state.exposed)
+            yield ItemsList(self.state.rows.row, id="items", shown=self.state.cursor.exposed)
             yield ItemView(id="item")
             yield GuidelinesPanel(id="guidelines")
             with Vertical(id="side"):
@@ -98,7 +100,7 @@ class ReviewScreen(ReviewDialogs):
         self._retrying = False
         self.set_interval(RETRY_TICK_S, self._auto_retry)
         self.set_interval(PLACE_EVERY_S, self._keep_place)
-        self.call_after_refresh(self.offer_guidelines)
+        self.call_after_refresh(self.dialogs.offer_guidelines)
 
     def tell(self, notice: Notice | None) -> None:
         """Show a notice; text from data is shown literally (never parsed as markup)."""
@@ -133,15 +135,16 @@ class ReviewScreen(ReviewDialogs):
         self.query_one(ItemView).show(
             state.detail.item if state.detail else None,
             blind=state.gold_hidden,
-            facts=state.facts,
-            title=state.title(),
+            facts=state.cursor.facts,
+            title=state.cursor.title(),
         )
         qa = self.query_one(QAPanel)
         if qa.display != (state.mode is ReviewMode.ITEM_QA):  # setting it asks for a layout
             qa.display = state.mode is ReviewMode.ITEM_QA
         if state.detail is not None and state.mode is ReviewMode.ITEM_QA:
             qa.show(state.detail.qa)
-        selected = state.card_index if state.mode is ReviewMode.RESPONSES and state.cards else None
+        responses = state.mode is ReviewMode.RESPONSES and state.cards
+        selected = state.cursor.card_index if responses else None
         self.query_one(ResponsesPanel).show(
             state.cards, selected, state.annotator, unsaved=state.unsaved
         )
@@ -162,7 +165,7 @@ class ReviewScreen(ReviewDialogs):
             mode=state.mode_label,
             progress=progress,
             queue=queue,
-            pace=state.pace,
+            pace=state.labels.pace,
             blind=state.is_blind,
             filter_text=state.view.describe(),
             position=f"item {state.index + 1}/{count}" if count else "no items",
@@ -179,9 +182,9 @@ class ReviewScreen(ReviewDialogs):
 
     def on_unmount(self) -> None:
         self.state.save_place()  # the last place, as the screen closes (quit included)
-        lost = self.state.lost_label()
+        lost = self.state.labels.lost_label()
         if lost is not None:  # closed with a label never saved: write it down
-            self.state.unsaved = None
+            self.state.labels.unsaved = None
             forget = getattr(self.app, "lost", None)
             if callable(forget):
                 forget([lost], "it closed before the label was saved", unasked=True)
@@ -212,7 +215,7 @@ class ReviewScreen(ReviewDialogs):
 
         def attempt() -> None:
             try:
-                outcome: LabelChange | WriteError | None = self.state.store(pending, wait_s)
+                outcome: LabelChange | WriteError | None = self.state.labels.store(pending, wait_s)
             except WriteError as error:
                 outcome = error
             try:
@@ -228,7 +231,7 @@ class ReviewScreen(ReviewDialogs):
         self._retrying = False
         if isinstance(outcome, WriteError):
             if self.state.unsaved is pending:
-                self.state.not_stored(pending, outcome)
+                self.state.labels.not_stored(pending, outcome)
             self._retry_delay = min(self._retry_delay * 2, RETRY_MAX_S)
             self._retry_at = time.monotonic() + self._retry_delay
             self.update_status()
@@ -240,7 +243,7 @@ class ReviewScreen(ReviewDialogs):
             self.state.reload()
             self.act(Notice("The label you discarded had been saved already; u undoes it."))
             return
-        self.act(self.state.stored(pending, outcome) or Notice("Saved.", title="Saved"))
+        self.act(self.state.labels.stored(pending, outcome) or Notice("Saved.", title="Saved"))
 
     # ---- keys ------------------------------------------------------------------------------
 
@@ -254,7 +257,7 @@ class ReviewScreen(ReviewDialogs):
 
     def action_response(self, delta: int) -> None:
         """Select the next / previous response of this item."""
-        self.state.select_response(delta)
+        self.state.cursor.select_response(delta)
         self.render_all()
 
     def action_next_unlabelled(self) -> None:
@@ -263,7 +266,7 @@ class ReviewScreen(ReviewDialogs):
 
     def action_skip(self) -> None:
         """Leave this response (or item) unlabelled and move to the next unlabelled one."""
-        self.act(self.state.blocked() or self.state.advance())
+        self.act(self.state.labels.blocked() or self.state.cursor.advance())
 
     def action_label(self, number: int) -> None:
         """Record label `number` (1–4) on the current response or item, then move on."""
@@ -275,11 +278,11 @@ class ReviewScreen(ReviewDialogs):
 
     def action_retry_save(self) -> None:
         """Try again to save a label the database did not take."""
-        self.act(self.state.retry_unsaved())
+        self.act(self.state.labels.retry_unsaved())
 
     def action_undo(self) -> None:
         """Undo the last change of this session (the history keeps both)."""
-        self.act(self.state.undo())
+        self.act(self.state.labels.undo())
 
     def action_toggle_blind(self) -> None:
         """Blind mode on / off for the current labelling mode."""
@@ -308,16 +311,64 @@ class ReviewScreen(ReviewDialogs):
             except (OSError, ValueError) as error:
                 self.notify(f"Could not remember it: {error}", severity="warning", markup=False)
 
+    # ---- keys that open a dialog or another screen (ReviewDialogs) -------------------------
+
     def action_whole_text(self) -> None:
         """Show the item's texts (and the selected response) whole."""
-        from w2c_tui.tui.screens.full_text import FullTextDialog, whole_text
+        self.dialogs.whole_text()
 
-        detail = self.state.detail
-        if detail is None:
-            return
-        card = self.state.card
-        response = card.response.text if card and card.response and card.revealed else None
-        if card and card.response and not card.revealed:
-            response = card.response.text  # the response itself is never hidden, only its model
-        title = f"{self.state.title()} (Esc closes)"
-        self.app.push_screen(FullTextDialog(title, whole_text(detail.item, response)))
+    def action_filter(self) -> None:
+        """Open the filter dialog."""
+        self.dialogs.filter()
+
+    def action_search(self) -> None:
+        """Open the filter dialog with the cursor in the search box."""
+        self.dialogs.search()
+
+    def action_goto(self) -> None:
+        """Jump to an item by uuid; the filter is cleared when it hides the item."""
+        self.dialogs.goto()
+
+    def action_checklist(self) -> None:
+        """Toggle the QA flags of the current item (item QA)."""
+        self.dialogs.checklist()
+
+    def action_note(self) -> None:
+        """Edit the free-text note on the current item (item QA)."""
+        self.dialogs.note()
+
+    def action_switch_annotator(self) -> None:
+        """Label as someone else."""
+        self.dialogs.switch_annotator()
+
+    def action_datasets(self) -> None:
+        """Open the datasets screen."""
+        self.dialogs.datasets()
+
+    def action_agreement(self) -> None:
+        """Open the agreement and calibration dashboard for this dataset."""
+        self.dialogs.agreement()
+
+    def action_team(self) -> None:
+        """Team progress."""
+        self.dialogs.team()
+
+    def action_adjudicate(self) -> None:
+        """The adjudication queue."""
+        self.dialogs.adjudicate()
+
+    def action_runs(self) -> None:
+        """Open the runs panel."""
+        self.dialogs.runs()
+
+    def action_spot_check(self) -> None:
+        """Ask a model about the current item now."""
+        self.dialogs.spot_check()
+
+    def action_guidelines(self) -> None:
+        """Show or hide the dataset's labelling guidelines."""
+        self.dialogs.guidelines()
+
+    def action_help(self) -> None:
+        """Show every key."""
+        self.dialogs.help()
