@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textual.app import App
 from textual.screen import Screen
@@ -13,6 +13,7 @@ from w2c_tui.domain.review import ItemFilter, ReviewMode
 from w2c_tui.domain.roles import LeadAction
 from w2c_tui.tui.review_state import Notice
 from w2c_tui.tui.review_views import ReviewController
+from w2c_tui.tui.screens.agreement_view import AgreementView
 from w2c_tui.tui.screens.checklist import ChecklistDialog
 from w2c_tui.tui.screens.dialogs import (
     AnnotatorSwitchDialog,
@@ -22,9 +23,6 @@ from w2c_tui.tui.screens.dialogs import (
 )
 from w2c_tui.tui.widgets.guidelines import GuidelinesPanel
 from w2c_tui.tui.widgets.items_list import ItemsList
-
-if TYPE_CHECKING:
-    from w2c_tui.tui.screens.agreement import AgreementView
 
 
 class ReviewDialogs:
@@ -190,7 +188,7 @@ class ReviewDialogs:
 
     def agreement(self) -> None:
         """Open the agreement and calibration dashboard for this dataset, where you left it."""
-        from w2c_tui.tui.screens.agreement import AgreementScreen, AgreementView
+        from w2c_tui.tui.screens.agreement import AgreementScreen
 
         if (closed := self.state.closed_while_blind("The agreement dashboard")) is not None:
             self.tell(closed)
