@@ -30,6 +30,7 @@ STRICT = (
     "w2c_tui.tui.review_labelling",
     "w2c_tui.tui.review_place",
     "w2c_tui.tui.review_views",
+    "w2c_tui.tui.screens.review_retry",
     "w2c_tui.tui.serve",
     "w2c_tui.tui.screens.agreement",
     "w2c_tui.tui.screens.agreement_view",

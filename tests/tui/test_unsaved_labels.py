@@ -21,6 +21,7 @@ from textual.pilot import Pilot
 
 from w2c_tui.services import Services, open_services
 from w2c_tui.tui.app import W2CApp
+from w2c_tui.tui.screens import review_retry
 from w2c_tui.tui.screens.review import ReviewScreen
 from w2c_tui.tui.screens.unsaved import UnsavedQuitDialog
 
@@ -39,10 +40,8 @@ async def until(pilot: Pilot[None], done: Callable[[], bool], timeout_s: float =
 @pytest.fixture(autouse=True)
 def quick_retries(monkeypatch: pytest.MonkeyPatch) -> None:
     """The background retry's backoff, shortened (1 s doubling to 5 s in use)."""
-    from w2c_tui.tui.screens import review
-
-    monkeypatch.setattr(review, "RETRY_FIRST_S", 0.2)
-    monkeypatch.setattr(review, "RETRY_MAX_S", 0.4)
+    monkeypatch.setattr(review_retry, "RETRY_FIRST_S", 0.2)
+    monkeypatch.setattr(review_retry, "RETRY_MAX_S", 0.4)
 
 
 def on_top(app: W2CApp) -> object:

@@ -246,7 +246,7 @@ class W2CApp(App[None]):
 
         def try_save() -> list[LostLabel]:
             for screen in screens:
-                screen.retry_now(SAVE_WAIT_S)  # in the background; asked again until saved
+                screen.retry.now(SAVE_WAIT_S)  # in the background; asked again until saved
             return [lost for s in screens if (lost := s.state.labels.lost_label()) is not None]
 
         labels = [lost for s in screens if (lost := s.state.labels.lost_label()) is not None]

@@ -7,7 +7,6 @@ this screen binds keys to them and pushes what the state holds down to the widge
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING
 
 from textual import on
@@ -17,14 +16,13 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from w2c_tui.config import save_tools_view
-from w2c_tui.domain.errors import WriteError
 from w2c_tui.domain.labels import LABELS
-from w2c_tui.domain.models import LabelChange
 from w2c_tui.domain.review import ReviewMode
 from w2c_tui.tui.bindings import REVIEW_BINDINGS
-from w2c_tui.tui.review_state import Notice, PendingLabel
+from w2c_tui.tui.review_state import Notice
 from w2c_tui.tui.review_views import ReviewController
 from w2c_tui.tui.screens.review_dialogs import ReviewDialogs
+from w2c_tui.tui.screens.review_retry import RETRY_TICK_S, LabelRetry
 from w2c_tui.tui.widgets.guidelines import GuidelinesPanel
 from w2c_tui.tui.widgets.item_view import ItemView
 from w2c_tui.tui.widgets.items_list import ItemsList
@@ -35,16 +33,8 @@ from w2c_tui.tui.widgets.status import StatusBar
 if TYPE_CHECKING:
     from w2c_tui.services import Services
 
-RETRY_TICK_S = 0.25
-"""How often the screen looks whether an unsaved label is due for another try."""
-RETRY_FIRST_S = 1.0
-RETRY_MAX_S = 5.0
-"""An unsaved label is tried again after 1 s, then 2, 4, then every 5 s until saved."""
 PLACE_EVERY_S = 2.0
 """How often the annotator's place is saved (when it changed), for reopening there."""
-RETRY_WAIT_S = 0.5
-"""How long one background retry waits for a busy database (off the UI thread: the screen
-never waits; a discard at quit waits for it to end)."""
 
 
 class ReviewScreen(Screen[None]):
@@ -59,6 +49,7 @@ class ReviewScreen(Screen[None]):
         self.dialogs = ReviewDialogs(
             self, self.state, act=self.act, tell=self.tell, render=self.render_all
         )
+        self.retry = LabelRetry(self, self.state, act=self.act, repaint=self.update_status)
 
     # what tests and callers read
     @property
@@ -95,10 +86,7 @@ class ReviewScreen(Screen[None]):
         self.tell(self.state.open())
         self.render_all()
         self.query_one(ItemsList).focus()
-        self._retry_delay = RETRY_FIRST_S
-        self._retry_at = 0.0
-        self._retrying = False
-        self.set_interval(RETRY_TICK_S, self._auto_retry)
+        self.set_interval(RETRY_TICK_S, self.retry.tick)
         self.set_interval(PLACE_EVERY_S, self._keep_place)
         self.call_after_refresh(self.dialogs.offer_guidelines)
 
@@ -188,62 +176,6 @@ class ReviewScreen(Screen[None]):
             forget = getattr(self.app, "lost", None)
             if callable(forget):
                 forget([lost], "it closed before the label was saved", unasked=True)
-
-    def _auto_retry(self) -> None:
-        """Try an unsaved label again when it is due (backing off while the database refuses
-        it); the NOT SAVED marker clears itself once it is saved."""
-        pending = self.state.unsaved
-        if pending is None or not pending.retryable:
-            self._retry_delay, self._retry_at = RETRY_FIRST_S, 0.0
-            return
-        now = time.monotonic()
-        if self._retry_at == 0.0:  # just failed: the first try again is a second away
-            self._retry_at = now + self._retry_delay
-        if now >= self._retry_at:
-            self.retry_now()
-
-    def retry_now(self, wait_s: float = RETRY_WAIT_S) -> bool:
-        """Try the unsaved label again off the UI thread (the screen never waits for the
-        database); True when nothing is unsaved."""
-        pending = self.state.unsaved
-        if pending is None:
-            return True
-        if self._retrying:
-            return False
-        self._retrying = True
-        self._retry_at = time.monotonic() + 3600  # the worker's outcome sets the next try
-
-        def attempt() -> None:
-            try:
-                outcome: LabelChange | WriteError | None = self.state.labels.store(pending, wait_s)
-            except WriteError as error:
-                outcome = error
-            try:
-                self.app.call_from_thread(self._retried, pending, outcome)
-            except RuntimeError:  # the app is closing
-                self._retrying = False
-
-        self.run_worker(attempt, thread=True, group="retry-label", exit_on_error=False)
-        return False
-
-    def _retried(self, pending: PendingLabel, outcome: LabelChange | WriteError | None) -> None:
-        """A background retry's outcome, on the UI thread."""
-        self._retrying = False
-        if isinstance(outcome, WriteError):
-            if self.state.unsaved is pending:
-                self.state.labels.not_stored(pending, outcome)
-            self._retry_delay = min(self._retry_delay * 2, RETRY_MAX_S)
-            self._retry_at = time.monotonic() + self._retry_delay
-            self.update_status()
-            return
-        self._retry_delay, self._retry_at = RETRY_FIRST_S, 0.0
-        if self.state.unsaved is not pending:  # discarded while the database took it
-            if outcome is not None:
-                self.state.undo_stack.append(outcome)
-            self.state.reload()
-            self.act(Notice("The label you discarded had been saved already; u undoes it."))
-            return
-        self.act(self.state.labels.stored(pending, outcome) or Notice("Saved.", title="Saved"))
 
     # ---- keys ------------------------------------------------------------------------------
 
