@@ -130,6 +130,26 @@ def current_labels(svc: Services, dataset: str, name: str) -> dict[int, str | No
     }
 
 
+def start_writing_run(svc: Services, dataset: str, url: str, concurrency: int) -> int:
+    """Launch a generate run on the fake OpenAI server at `url` and return its id once its
+    worker process is up and has written a first result."""
+    config = RunConfig.of(
+        method=Method.GENERATE,
+        backend=Backend.OPENAI,
+        model="fake-model",
+        dataset=dataset,
+        base_url=url,
+        concurrency=concurrency,
+    )
+    run_id = svc.runs.create(config)
+    svc.runs.launch(run_id)
+    deadline = time.monotonic() + 120
+    while svc.runs.get(run_id).n_done == 0:  # the worker is up and writing
+        assert time.monotonic() < deadline, "the run's worker wrote nothing in 120 s"
+        time.sleep(0.05)
+    return run_id
+
+
 def run_load(
     svc: Services,
     dataset: str,
@@ -151,20 +171,7 @@ def run_load(
     assert pairs, "the dataset has no responses to label"
     context = multiprocessing.get_context("spawn")
     with FakeOpenAI(latency_s=server_latency_s, keep_bodies=False) as server:
-        config = RunConfig.of(
-            method=Method.GENERATE,
-            backend=Backend.OPENAI,
-            model="fake-model",
-            dataset=dataset,
-            base_url=server.url,
-            concurrency=run_concurrency,
-        )
-        run_id = svc.runs.create(config)
-        svc.runs.launch(run_id)
-        deadline = time.monotonic() + 120
-        while svc.runs.get(run_id).n_done == 0:  # the worker is up and writing
-            assert time.monotonic() < deadline, "the run's worker wrote nothing in 120 s"
-            time.sleep(0.05)
+        run_id = start_writing_run(svc, dataset, server.url, run_concurrency)
         done_before = svc.runs.get(run_id).n_done
         started = time.monotonic()
         outs = [workdir / f"annotator-{n}.json" for n in range(n_annotators)]

@@ -18,13 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from w2c_tui.domain.runs import Backend, Method, RunConfig
 from w2c_tui.services import Services, open_services
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "runs"))
 sys.path.insert(0, str(Path(__file__).resolve().parent / "serve"))
 from fake_server import FakeOpenAI
-from load_harness import duplicates
+from load_harness import duplicates, start_writing_run
 from serving import Client, serve
 
 LABEL_KEYS = {"1": "direct", "2": "tool_call", "3": "request_for_info", "4": "cannot_answer"}
@@ -119,20 +118,7 @@ def run_serve_load(
     tokens = {name: svc.roles.invite(None, name)[1] for name in names}
     keys = {name: [rng.choice("1234") for _ in range(keys_per_session + 1)] for name in names}
     with FakeOpenAI(latency_s=server_latency_s, keep_bodies=False) as server:
-        config = RunConfig.of(
-            method=Method.GENERATE,
-            backend=Backend.OPENAI,
-            model="fake-model",
-            dataset=dataset,
-            base_url=server.url,
-            concurrency=1,
-        )
-        run_id = svc.runs.create(config)
-        svc.runs.launch(run_id)
-        deadline = time.monotonic() + 120
-        while svc.runs.get(run_id).n_done == 0:
-            assert time.monotonic() < deadline, "the run's worker wrote nothing in 120 s"
-            time.sleep(0.05)
+        run_id = start_writing_run(svc, dataset, server.url, concurrency=1)
         done_before = svc.runs.get(run_id).n_done
         with serve(svc.url, workdir, "--max-sessions", str(n_sessions)) as served:
 
