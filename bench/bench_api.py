@@ -30,7 +30,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "runs"))
 
-from fake_server import FAST_RETRY, FakeOpenAI, make_config, make_task
+from fake_server import FakeOpenAI
+from fake_tasks import FAST_RETRY, make_config, make_task
 
 from w2c_tui.domain.runs import Method, Task, TaskResult
 from w2c_tui.runs.api.executor import OpenAIExecutor

@@ -1,67 +1,30 @@
-"""Input that cannot hurt: names with control characters refused at every entry (file:line:field),
-stored text printed escaped, `labels import` saying what it did per row, a CSV export imported
-back changing nothing, and oversized fields or numbers ending with exit 2, never a crash."""
+"""Names that cannot hurt: control characters refused at every entry (file:line:field), stored
+text printed escaped, names normalised, in imports, merges, options and the config file."""
 
 from __future__ import annotations
 
-import csv
 import json
 import sqlite3
 from pathlib import Path
 
 import pytest
 from sqlalchemy import text
-from typer.testing import CliRunner
+from unsafe_input import ATTACKS, demo_units, no_control, runner, write_csv
 
 from w2c_tui.cli import app
 from w2c_tui.config import load_settings
 from w2c_tui.db.engine import make_engine
 from w2c_tui.domain.labels import Label
-from w2c_tui.domain.review import ItemFilter, ReviewMode
 from w2c_tui.domain.team import Selection
 from w2c_tui.services import Services, open_services
-
-runner = CliRunner()
-
-ATTACKS = {
-    "esc": "alice\x1b]0;pwned\x07",
-    "bel": "bob\x07",
-    "nul": "carol\x00",
-    "c1": "dave\x9b31m",
-    "bidi": "eve\u202egnp.exe",
-}
-CONTROL = [chr(c) for c in range(0x20) if chr(c) != "\n"] + ["\x7f"]
-CONTROL += [chr(c) for c in range(0x80, 0xA0)]
-
-
-def _units(svc: Services, n: int) -> list[tuple[str, int, int, str]]:
-    """(uuid, item id, response id, model) of the first `n` demo responses."""
-    out = []
-    for row in svc.review.window("demo", ItemFilter(), ReviewMode.RESPONSES, None, 0, 30):
-        for response in svc.review.detail(row.id, None).responses:
-            assert response.id is not None
-            out.append((row.uuid, row.id, response.id, response.target_model))
-    return out[:n]
-
-
-def _write_csv(path: Path, header: list[str], rows: list[list[str]]) -> Path:
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(header)
-        writer.writerows(rows)
-    return path
-
-
-def _no_control(text: str) -> bool:
-    return not any(c in text for c in CONTROL)
 
 
 @pytest.mark.parametrize("attack", sorted(ATTACKS))
 def test_labels_import_refuses_control_characters_in_names(
     demo: Services, tmp_path: Path, attack: str
 ) -> None:
-    uuid, *_ = _units(demo, 1)[0]
-    path = _write_csv(
+    uuid, *_ = demo_units(demo, 1)[0]
+    path = write_csv(
         tmp_path / "labels.csv",
         ["uuid", "annotator", "label"],
         [[uuid, "zed", "direct"], [uuid, ATTACKS[attack], "direct"]],
@@ -70,14 +33,14 @@ def test_labels_import_refuses_control_characters_in_names(
     assert result.exit_code == 2, result.output
     assert "labels.csv:3: field 'annotator': the name '" in result.stderr
     assert "holds control character(s)" in result.stderr
-    assert _no_control(result.stderr)
+    assert no_control(result.stderr)
     assert demo.labels.export("demo") == []  # nothing half-written
 
 
 def test_labels_import_refuses_them_in_jsonl_models_and_notes(
     demo: Services, tmp_path: Path
 ) -> None:
-    uuid, *_ = _units(demo, 1)[0]
+    uuid, *_ = demo_units(demo, 1)[0]
     path = tmp_path / "labels.jsonl"
     lines = [
         {"uuid": uuid, "annotator": "zed", "label": "direct", "target_model": "m\x1b[2J"},
@@ -93,12 +56,12 @@ def test_labels_import_refuses_them_in_jsonl_models_and_notes(
     assert "3 rows refused, nothing imported" in err
     assert "line 3 field 'note': the note holds control character(s) \\x07" in err
     assert "line 4 field 'annotator': the name is 201 characters long, more than 200" in err
-    assert _no_control(result.stderr)
+    assert no_control(result.stderr)
 
 
 def test_a_name_is_stored_in_nfc(demo: Services, tmp_path: Path) -> None:
-    uuid, *_ = _units(demo, 1)[0]
-    path = _write_csv(
+    uuid, *_ = demo_units(demo, 1)[0]
+    path = write_csv(
         tmp_path / "labels.csv", ["uuid", "annotator", "label"], [[uuid, "Jose\u0301", "direct"]]
     )
     result = runner.invoke(app, ["--db", demo.url, "labels", "import", str(path)])
@@ -125,7 +88,7 @@ def test_cli_options_refuse_control_characters_in_names(
     result = runner.invoke(app, ["--db", demo.url, *args])
     assert result.exit_code == 2, result.output
     assert "holds control character(s)" in result.output + result.stderr
-    assert _no_control(result.stderr)
+    assert no_control(result.stderr)
 
 
 def test_team_status_escapes_a_legacy_name(demo: Services) -> None:
@@ -144,151 +107,11 @@ def test_team_status_escapes_a_legacy_name(demo: Services) -> None:
     engine.dispose()
     result = runner.invoke(app, ["--db", demo.url, "team", "status", "--bootstrap", "10"])
     assert result.exit_code == 0, result.output
-    assert _no_control(result.output)
+    assert no_control(result.output)
     assert "\\x1b]0;pwned\\x07evil\\x9b" in result.output
     as_json = runner.invoke(app, ["--db", demo.url, "team", "status", "--json", "--bootstrap", "0"])
-    assert as_json.exit_code == 0 and _no_control(as_json.stdout)  # \u001b, \u009b: same data
+    assert as_json.exit_code == 0 and no_control(as_json.stdout)  # \u001b, \u009b: same data
     assert legacy in {a["annotator"] for a in json.loads(as_json.stdout)["annotators"]}
-
-
-def test_labels_import_reports_new_unchanged_replaced_and_kept(
-    demo: Services, tmp_path: Path
-) -> None:
-    units = _units(demo, 3)
-    (u0, i0, r0, m0), (u1, i1, r1, m1), (u2, *_rest, m2) = units
-    demo.review.label_response("ann", i0, r0, Label.DIRECT)
-    demo.review.label_response("ann", i1, r1, Label.TOOL_CALL)
-    path = _write_csv(
-        tmp_path / "labels.csv",
-        ["uuid", "annotator", "label", "target_model"],
-        [[u0, "ann", "direct", m0], [u1, "ann", "cannot_answer", m1], [u2, "ann", "direct", m2]],
-    )
-    kept = runner.invoke(app, ["--db", demo.url, "labels", "import", "--no-replace", str(path)])
-    assert kept.exit_code == 0, kept.output
-    assert "labels: 1 new, 1 unchanged, 0 replaced, 1 kept" in kept.output
-    assert f"kept (--no-replace): line 3: ann on {u1} ({m1}): kept tool_call" in kept.output
-    labels = {(r.item_uuid, r.target_model): r.label for r in demo.labels.export("demo")}
-    assert labels[(u1, m1)] is Label.TOOL_CALL
-
-    dry = runner.invoke(app, ["--db", demo.url, "labels", "import", "--dry-run", str(path)])
-    assert "would record labels: 0 new, 2 unchanged, 1 replaced;" in dry.output
-    assert f"would replace: line 3: ann on {u1} ({m1}): tool_call → cannot_answer" in dry.output
-    replaced = runner.invoke(app, ["--db", demo.url, "labels", "import", str(path)])
-    assert replaced.exit_code == 0, replaced.output
-    assert "labels: 0 new, 2 unchanged, 1 replaced;" in replaced.output
-    assert f"replaced: line 3: ann on {u1} ({m1}): tool_call → cannot_answer" in replaced.output
-    labels = {(r.item_uuid, r.target_model): r.label for r in demo.labels.export("demo")}
-    assert labels[(u1, m1)] is Label.CANNOT_ANSWER
-
-    again = runner.invoke(app, ["--db", demo.url, "labels", "import", "--json", str(path)])
-    report = json.loads(again.stdout)
-    assert (report["labels_new"], report["labels_unchanged"], report["labels_replaced"]) == (
-        0,
-        3,
-        0,
-    )
-    assert report["changed"] is False
-
-
-@pytest.mark.parametrize("fmt", ["csv", "jsonl"])
-def test_an_export_imported_back_changes_nothing(demo: Services, tmp_path: Path, fmt: str) -> None:
-    units = _units(demo, 4)
-    hyperlink = '=HYPERLINK("http://evil.example","x")'
-    names = [hyperlink, "+plus", "-minus", "@at"]
-    for (_uuid, item, response, _model), name in zip(units, names, strict=True):
-        demo.review.label_response(name, item, response, Label.TOOL_CALL)
-    _uuid, item, response, _model = units[0]
-    demo.review.label_response("ann", item, response, Label.DIRECT)
-    demo.review.label_response("ann", item, response, None)  # withdrawn: status missing
-    demo.review.label_item("ann", item, Label.REQUEST_FOR_INFO)
-    demo.review.set_note("ann", item, "", "-3 dB?\tsee\n'=quoted")
-    demo.review.set_flag("ann", units[2][1], "qca_vague", True)
-    demo.review.set_note("'=already", units[2][1], "", "''+twice")
-    before = demo.labels.export("demo")
-    out = tmp_path / f"labels.{fmt}"
-    exported = runner.invoke(
-        app, ["--db", demo.url, "labels", "export", "--format", fmt, "-o", str(out)]
-    )
-    assert exported.exit_code == 0, exported.output
-    text = out.read_text("utf-8")
-    if fmt == "csv":
-        assert "'=HYPERLINK" in text and "\n=HYPERLINK" not in text  # defused for spreadsheets
-    result = runner.invoke(app, ["--db", demo.url, "labels", "import", str(out)])
-    assert result.exit_code == 0, result.output
-    n = sum(1 for r in before if r.label is not None or r.status.value == "missing")
-    assert f"labels: 0 new, {n} unchanged, 0 replaced; notes: 0 new, 0 replaced;" in result.output
-    assert "0 flag(s) switched on" in result.output
-    after = demo.labels.export("demo")
-    assert after == before
-    assert not any(r.annotator.startswith("'") and r.annotator != "'=already" for r in after)
-
-
-def test_an_oversized_csv_field_is_refused_by_line(demo: Services, tmp_path: Path) -> None:
-    uuid, *_ = _units(demo, 1)[0]
-    path = _write_csv(
-        tmp_path / "labels.csv",
-        ["uuid", "annotator", "label", "note"],
-        [[uuid, "ann", "direct", ""], [uuid, "ben", "", "x" * 140_000]],
-    )
-    result = runner.invoke(app, ["--db", demo.url, "labels", "import", str(path)])
-    assert result.exit_code == 2
-    assert "labels.csv:3: field 'note': the note is 140,000 characters long" in result.stderr
-    path = _write_csv(
-        tmp_path / "huge.csv", ["uuid", "annotator", "label"], [[uuid, "ann", "y" * 1_100_000]]
-    )
-    result = runner.invoke(app, ["--db", demo.url, "labels", "import", str(path)])
-    assert result.exit_code == 2
-    assert "huge.csv:2: a field longer than 1,048,576 characters" in result.stderr
-
-
-@pytest.mark.parametrize(
-    "content", [b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe", b"SQLite format 3\x00\x10\x00"]
-)
-@pytest.mark.parametrize("suffix", [".csv", ".jsonl"])
-def test_a_binary_file_is_refused_by_name(
-    demo: Services, tmp_path: Path, content: bytes, suffix: str
-) -> None:
-    path = tmp_path / f"labels{suffix}"
-    path.write_bytes(content)
-    for command in (["labels", "import"], ["import"]):
-        result = runner.invoke(app, ["--db", demo.url, *command, str(path)])
-        assert result.exit_code == 2, (command, result.output)
-        assert str(path) in result.stderr and "unexpected error" not in result.stderr
-        assert _no_control(result.stderr)
-
-
-@pytest.mark.parametrize(
-    ("args", "option"),
-    [
-        (["assign", "--annotators", "a,b", "--seed", "99999999999999999999999"], "--seed"),
-        (["assign", "--annotators", "a,b", "--seed", "-1"], "--seed"),
-        (["assign", "--annotators", "a,b", "--sample", str(2**40)], "--sample"),
-        (["assign", "--annotators", "a,b", "--per-label", str(2**63)], "--per-label"),
-        (["assign", "--annotators", "a,b", "--overlap", str(2**31)], "--overlap"),
-        (["items", "list", "--limit", str(2**64)], "--limit"),
-        (["team", "status", "--seed", str(2**70)], "--seed"),
-        (["run", "show", str(2**64)], "run_id"),
-        (["verdicts", "export", "--run", str(2**64)], "--run"),
-    ],
-)
-def test_numbers_out_of_range_name_the_option(demo: Services, args: list[str], option: str) -> None:
-    result = runner.invoke(app, ["--db", demo.url, *args])
-    assert result.exit_code == 2, result.output
-    assert f"'{option}'" in result.output + result.stderr
-    assert "unexpected error" not in result.output + result.stderr
-
-
-def test_a_huge_response_id_in_a_label_file_is_refused(demo: Services, tmp_path: Path) -> None:
-    uuid, *_ = _units(demo, 1)[0]
-    path = tmp_path / "labels.jsonl"
-    path.write_text(
-        json.dumps({"uuid": uuid, "annotator": "a", "label": "direct", "response_id": 2**70})
-        + "\n",
-        encoding="utf-8",
-    )
-    result = runner.invoke(app, ["--db", demo.url, "labels", "import", str(path)])
-    assert result.exit_code == 2
-    assert "labels.jsonl:1: field 'response_id':" in result.stderr
 
 
 @pytest.mark.parametrize("bad", ["ann\x00", "ann\x1b]0;x\x07", "ann\u202e"])
@@ -301,7 +124,7 @@ def test_merge_refuses_a_source_with_a_control_character_in_a_name(
     laptop = open_services(f"sqlite:///{source}")
     try:
         laptop.imports.import_demo()
-        _uuid, item, response, _model = _units(laptop, 1)[0]
+        _uuid, item, response, _model = demo_units(laptop, 1)[0]
         laptop.review.label_response("ann", item, response, Label.DIRECT)
     finally:
         laptop.close()
@@ -312,7 +135,7 @@ def test_merge_refuses_a_source_with_a_control_character_in_a_name(
     result = runner.invoke(app, ["--db", services.url, "merge", str(source)])
     assert result.exit_code == 2, result.output
     assert f"{source}: field 'rater.name': the name 'ann\\" in result.stderr
-    assert "nothing merged" in result.stderr and _no_control(result.stderr)
+    assert "nothing merged" in result.stderr and no_control(result.stderr)
     assert services.labels.export("demo") == []
 
 
@@ -323,7 +146,7 @@ def test_import_refuses_names_taken_from_a_file_name(services: Services, tmp_pat
     result = runner.invoke(app, ["--db", services.url, "import", str(items)])
     assert result.exit_code == 2, result.output
     assert "field 'dataset': the name 'items\\x1b]0;x\\x07' holds" in result.stderr
-    assert _no_control(result.stderr) and services.datasets.all() == []
+    assert no_control(result.stderr) and services.datasets.all() == []
 
     ok = runner.invoke(
         app, ["--db", services.url, "import", str(demo_dir / "when2call_demo.jsonl")]
@@ -335,7 +158,7 @@ def test_import_refuses_names_taken_from_a_file_name(services: Services, tmp_pat
     result = runner.invoke(app, ["--db", services.url, *args])
     assert result.exit_code == 2, result.output
     assert ":1: field 'target_model': the name 'acme\\x9b2J' holds" in result.stderr
-    assert _no_control(result.stderr)
+    assert no_control(result.stderr)
 
 
 def test_the_config_file_annotator_is_checked(demo: Services, tmp_path: Path) -> None:
@@ -345,7 +168,7 @@ def test_the_config_file_annotator_is_checked(demo: Services, tmp_path: Path) ->
     result = runner.invoke(app, ["--db", demo.url, "tui"])
     assert result.exit_code == 2
     assert f"{config}: field 'annotator': the name 'ann\\x1b]0;x\\x07' holds" in result.stderr
-    assert _no_control(result.stderr)
+    assert no_control(result.stderr)
     config.write_text('annotator = "  Jose\\u0301 "\n', encoding="utf-8")
     assert load_settings(config).annotator == "Jos\u00e9"
 

@@ -39,7 +39,7 @@ def test_invited_browser_sessions_and_a_run_lose_nothing(demo: Services, tmp_pat
     invited name, no duplicate current verdict. Bounded: 13 keys a session, 127.0.0.1 only."""
 
     require_module("textual_serve", "serve")
-    from load_harness import run_serve_load
+    from serve_load_harness import run_serve_load  # needs the serve extra: after the gate
 
     result = run_serve_load(demo, "demo", tmp_path, n_sessions=8, keys_per_session=12)
     print(result.line())

@@ -23,38 +23,22 @@ over the prompts, as vLLM answers); `list_prompts=False` refuses lists with a 40
 
 from __future__ import annotations
 
-import hashlib
-import json
-import re
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from email.utils import formatdate
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from typing import Any
 
-from w2c_tui.domain.labels import Label
-from w2c_tui.domain.runs import Backend, Method, RunConfig, Task, TaskResult
-from w2c_tui.runs.api.retry import RetryPolicy
-
-TOKEN = re.compile(r"\s*\w+|\s*[^\w\s]|\s+")
-FAULT = re.compile(r"\[\[fault:([a-z0-9]+):(\d+|\*)\]\]")
-REPLY = re.compile(r"\[\[reply:(.*?)\]\]", re.DOTALL)
-REPAIR = re.compile(r"\[\[repair:(.*?)\]\]", re.DOTALL)
-GENERATED = " the"
-"""The one token generated when max_tokens is 1."""
-
-
-def tokenize(text: str) -> list[str]:
-    """The fake tokeniser (concatenating the tokens gives the text back)."""
-    return TOKEN.findall(text)
-
-
-def token_logprob(token: str) -> float:
-    """Deterministic log-prob in [-3, -0.5): a hash of the token text."""
-    digest = int(hashlib.sha256(token.encode("utf-8")).hexdigest()[:8], 16)
-    return -0.5 - 2.5 * (digest % 10_000) / 10_000
+from fake_answers import (
+    ChatOptions,
+    ChoiceOptions,
+    chat_answer,
+    chat_refusal,
+    completion_choice,
+    fault_answer,
+)
+from fake_wire import FAULT, Reply, _error, _handler, _json, _Server
 
 
 @dataclass
@@ -129,7 +113,7 @@ class FakeOpenAI:
         return f"http://{host!s}:{port}/v1"
 
     def __enter__(self) -> FakeOpenAI:
-        self._server = _Server(("127.0.0.1", 0), _handler(self))
+        self._server = _Server(("127.0.0.1", 0), _handler(self.handle))
         self._server.daemon_threads = True
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
@@ -177,7 +161,7 @@ class FakeOpenAI:
             return _error(503, "Service Unavailable: the server is down for maintenance")
         fault = self._fault(raw)
         if fault is not None:
-            answer = self._faulty(fault, path, body, auth, raw)
+            answer = fault_answer(fault, auth, self.retry_after, self.slow_s)
             if answer is not None:
                 return answer
         if method == "GET" and path == "/v1/models":
@@ -209,95 +193,17 @@ class FakeOpenAI:
             self._faults[marker] = used + 1
         return kind
 
-    def _faulty(
-        self, kind: str, path: str, body: dict[str, Any] | None, auth: str | None, raw: str
-    ) -> tuple[int, dict[str, str], bytes] | None:
-        if kind == "429":
-            return _error(429, "Rate limit reached", headers={"Retry-After": self.retry_after})
-        if kind == "429date":
-            when = formatdate(time.time() + 2, usegmt=True)
-            return _error(429, "Rate limit reached", headers={"Retry-After": when})
-        if kind == "500":
-            return _error(500, "Internal server error")
-        if kind == "slow":
-            time.sleep(self.slow_s)
-            return None
-        if kind == "badjson":
-            return 200, {"Content-Type": "application/json"}, b'{"id": "x", "choices": [ {'
-        if kind == "400":
-            return _error(400, "Bad request: the prompt is too long")
-        if kind == "400echo":
-            return _error(400, f"Bad request from client with Authorization: {auth}")
-        raise AssertionError(f"unknown fault {kind}")
-
-    def _chat_refusal(self, body: dict[str, Any]) -> tuple[int, dict[str, str], bytes] | None:
-        """The 400 a chat request gets for a parameter this server is set to refuse, or None."""
-        if "response_format" in body and not self.structured:
-            return _error(
-                400, "response_format of type json_schema is not supported", param="response_format"
-            )
-        if self.reasoning_model and "max_tokens" in body:
-            return _error(
-                400,
-                "Unsupported parameter: 'max_tokens' is not supported with this model. "
-                "Use 'max_completion_tokens' instead.",
-                param="max_tokens",
-            )
-        return None
-
-    def _chat(self, body: dict[str, Any]) -> tuple[int, dict[str, str], bytes]:
-        refused = self._chat_refusal(body)
-        if refused is not None:
-            return refused
-        n = int(body.get("n") or 1)
-        if n > 1 and self.n_choices == "refuse":
-            return _error(400, "n > 1 is not supported: 'n' must be 1", param="n")
-        messages = body.get("messages") or []
-        text = "\n".join(str(m.get("content") or "") for m in messages)
-        repair = any(m.get("role") == "assistant" for m in messages)
-        message: dict[str, Any] = {"role": "assistant", "content": None}
-        finish = "stop"
-        tools = body.get("tools") or []
-        if "[[toolcall]]" in text and tools:
-            name = tools[0]["function"]["name"]
-            message["tool_calls"] = [
-                {
-                    "id": "call_1",
-                    "type": "function",
-                    "function": {"name": name, "arguments": json.dumps({"city": "Paris"})},
-                }
-            ]
-            finish = "tool_calls"
-        else:
-            first = REPLY.search(text)
-            again = REPAIR.search(text)
-            if repair and again:
-                message["content"] = again.group(1)
-            elif first:
-                message["content"] = first.group(1)
-            else:
-                message["content"] = self.default_reply
-        choices = [{"index": 0, "message": message, "finish_reason": finish}]
-        if n > 1 and self.n_choices == "yes" and message["content"] is not None:
-            choices = [
-                {
-                    "index": i,
-                    "message": {**message, "content": f"{message['content']} #{i}"},
-                    "finish_reason": finish,
-                }
-                for i in range(n)
-            ]
-        return _json(
-            200,
-            {
-                "id": "chatcmpl-fake",
-                "object": "chat.completion",
-                "created": 0,
-                "model": body["model"],
-                "choices": choices,
-                "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-            },
+    def _chat_options(self) -> ChatOptions:
+        return ChatOptions(
+            self.structured, self.reasoning_model, self.n_choices, self.default_reply
         )
+
+    def _chat_refusal(self, body: dict[str, Any]) -> Reply | None:
+        """The 400 a chat request gets for a parameter this server is set to refuse, or None."""
+        return chat_refusal(body, self._chat_options())
+
+    def _chat(self, body: dict[str, Any]) -> Reply:
+        return chat_answer(body, self._chat_options())
 
     def _completions(self, body: dict[str, Any]) -> tuple[int, dict[str, str], bytes]:
         if "add_special_tokens" in body and not self.extra_params:
@@ -314,10 +220,11 @@ class FakeOpenAI:
             prompts = [str(p) for p in prompt]
         else:
             prompts = [str(prompt)]
+        options = ChoiceOptions(self.bos, self.silent_stop, self.echo, self.logprobs, self.display)
         choices: list[dict[str, Any]] = []
         counts: list[tuple[int, int]] = []
         for index, text in enumerate(prompts):
-            choice, n_prompt, n_generated = self._completion_choice(body, text, max_tokens)
+            choice, n_prompt, n_generated = completion_choice(body, text, max_tokens, options)
             choices.append({"index": index, **choice})
             counts.append((n_prompt, n_generated))
         if isinstance(prompt, list):
@@ -346,186 +253,8 @@ class FakeOpenAI:
             },
         )
 
-    def _completion_choice(
-        self, body: dict[str, Any], prompt: str, max_tokens: int
-    ) -> tuple[dict[str, Any], int, int]:
-        """One prompt's choice (without `index`), its prompt tokens and generated tokens."""
-        tokens = tokenize(prompt)
-        if self.bos is not None and body.get("add_special_tokens", True):
-            tokens = [self.bos, *tokens]
-        silent = self.silent_stop and prompt.endswith(".")
-        generated = [GENERATED] if max_tokens >= 1 and not silent else []
-        echoed = bool(body.get("echo")) and self.echo and self.logprobs
-        shown = (tokens if echoed else []) + generated
-        values: list[float | None] = []
-        if echoed:
-            values = [None] + [token_logprob(t) for t in tokens[1:]]
-        values += [-0.5] * len(generated)
-        strings = [self.display(t) if self.display else t for t in shown]
-        offsets, at = [], 0
-        for s in strings:
-            offsets.append(at)
-            at += len(s)
-        logprobs = None
-        if body.get("logprobs") is not None and self.logprobs:
-            logprobs = {
-                "tokens": strings,
-                "token_logprobs": values,
-                "text_offset": offsets,
-                "top_logprobs": [
-                    None if v is None else {s: v} for s, v in zip(strings, values, strict=True)
-                ],
-            }
-        text = (prompt if echoed else "") + "".join(generated)
-        choice = {"text": text, "logprobs": logprobs, "finish_reason": "length"}
-        return choice, len(tokens), len(generated)
-
-
-def _json(
-    status: int, payload: dict[str, Any], headers: dict[str, str] | None = None
-) -> tuple[int, dict[str, str], bytes]:
-    return (
-        status,
-        {"Content-Type": "application/json", **(headers or {})},
-        json.dumps(payload).encode("utf-8"),
-    )
-
-
-def _error(
-    status: int,
-    message: str,
-    code: str | None = None,
-    *,
-    param: str | None = None,
-    headers: dict[str, str] | None = None,
-) -> tuple[int, dict[str, str], bytes]:
-    error = {"message": message, "type": "invalid_request_error", "param": param, "code": code}
-    return _json(status, {"error": error}, headers)
-
-
-class _Server(ThreadingHTTPServer):
-    request_queue_size = 256  # the default backlog (5) drops bursts of new connections
-    daemon_threads = True
-
-
-def _handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        disable_nagle_algorithm = True
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-        def do_GET(self) -> None:
-            self._serve("GET")
-
-        def do_POST(self) -> None:
-            self._serve("POST")
-
-        def _serve(self, method: str) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            raw = self.rfile.read(length).decode("utf-8") if length else ""
-            try:
-                body = json.loads(raw) if raw else None
-            except ValueError:
-                body = None
-            status, headers, payload = server.handle(
-                method, self.path, body, self.headers.get("Authorization"), raw
-            )
-            try:
-                self.send_response(status)
-                for key, value in headers.items():
-                    self.send_header(key, value)
-                self.send_header("Content-Length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # the client gave up (a timeout test)
-
-    return Handler
-
-
-def closed_port_url() -> str:
-    """A base URL on 127.0.0.1 where nothing listens."""
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    return f"http://127.0.0.1:{port}/v1"
-
 
 def serve(**options: Any) -> Iterator[FakeOpenAI]:
     """A started server (for `yield from` in fixtures)."""
     with FakeOpenAI(**options) as server:
         yield server
-
-
-# -- helpers shared by the backend tests and the bench --
-
-TOOL = json.dumps(
-    {
-        "name": "weather.get_current",
-        "description": "Current weather in a city",
-        "parameters": {
-            "type": "dict",
-            "properties": {
-                "city": {"type": "string", "description": "City name"},
-                "days": {"type": "integer"},
-                "options": {"type": "dict", "properties": {"metric": {"type": "boolean"}}},
-                "ratio": {"type": "float"},
-                "extra": {"type": "any"},
-            },
-            "required": ["city"],
-        },
-    }
-)
-ANSWERS: tuple[tuple[str, str], ...] = (
-    ("direct", "It is sunny and warm in Paris today."),
-    ("tool_call", json.dumps({"name": "weather.get_current", "arguments": {"city": "Paris"}})),
-    ("request_for_info", "Which city would you like the weather for?"),
-    ("cannot_answer", "Sorry, I cannot look up the weather."),
-)
-FAST_RETRY = RetryPolicy(base_s=0.002, cap_s=0.01, max_retry_after_s=0.5)
-"""Backoff shrunk for tests (the executor takes the policy as an argument)."""
-
-
-def make_task(
-    item_id: int,
-    question: str,
-    response: str | None = None,
-    tools: tuple[str, ...] = (TOOL,),
-    answers: tuple[tuple[str, str], ...] = ANSWERS,
-) -> Task:
-    """A task for item `item_id`."""
-    return Task(
-        item_id=item_id,
-        uuid=f"item-{item_id}",
-        question=question,
-        tools=tools,
-        answers=answers,
-        gold=Label.TOOL_CALL,
-        response_text=response,
-    )
-
-
-def make_config(url: str | None, method: Method, **options: Any) -> RunConfig:
-    """An openai-backend config for the fake model at `url`."""
-    values: dict[str, Any] = {"timeout_s": 5.0, "max_retries": 3, **options}
-    return RunConfig.of(
-        method=method,
-        backend=Backend.OPENAI,
-        model=values.pop("model", "fake-model"),
-        dataset="fake",
-        base_url=url,
-        **values,
-    )
-
-
-def run_tasks(
-    executor: Any, tasks: list[Task], should_stop: Callable[[], bool] = lambda: False
-) -> list[TaskResult]:
-    """Run and collect the emitted results."""
-    results: list[TaskResult] = []
-    executor.run(tasks, results.append, should_stop)
-    return results

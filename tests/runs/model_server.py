@@ -48,9 +48,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fake_server import REPAIR, REPLY, FakeOpenAI
-from fake_server import _error as _error
-from fake_server import _json as _json
+from fake_server import FakeOpenAI
+from fake_wire import REPAIR, REPLY
+from fake_wire import _error as _error
+from fake_wire import _json as _json
 from model_pieces import (
     BadRequest,
     Loaded,

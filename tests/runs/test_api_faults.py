@@ -9,14 +9,9 @@ import pytest
 
 pytest.importorskip("openai")
 
-from fake_server import (
-    FAST_RETRY,
-    FakeOpenAI,
-    closed_port_url,
-    make_config,
-    make_task,
-    run_tasks,
-)
+from fake_server import FakeOpenAI
+from fake_tasks import FAST_RETRY, make_config, make_task, run_tasks
+from fake_wire import closed_port_url
 
 from w2c_tui.domain.runs import Backend, Method, RunStartError, TaskResult
 from w2c_tui.runs.api.executor import OpenAIExecutor

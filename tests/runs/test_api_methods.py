@@ -10,16 +10,9 @@ import pytest
 
 pytest.importorskip("openai")
 
-from fake_server import (
-    ANSWERS,
-    FAST_RETRY,
-    FakeOpenAI,
-    make_config,
-    make_task,
-    run_tasks,
-    token_logprob,
-    tokenize,
-)
+from fake_server import FakeOpenAI
+from fake_tasks import ANSWERS, FAST_RETRY, make_config, make_task, run_tasks
+from fake_wire import token_logprob, tokenize
 
 from w2c_tui.domain.labels import Label, VerdictStatus
 from w2c_tui.domain.runs import Method, RunStartError, TaskResult

@@ -8,7 +8,8 @@ import pytest
 
 pytest.importorskip("openai")
 
-from fake_server import FAST_RETRY, FakeOpenAI, make_config, make_task, run_tasks
+from fake_server import FakeOpenAI
+from fake_tasks import FAST_RETRY, make_config, make_task, run_tasks
 
 from w2c_tui.domain.runs import Method, Task
 from w2c_tui.runs.api.executor import OpenAIExecutor

@@ -10,7 +10,7 @@ pytest.importorskip("torch")
 pytest.importorskip("transformers")
 pytest.importorskip("openai")
 
-from fake_server import make_task, run_tasks
+from fake_tasks import make_task, run_tasks
 from model_server import ModelOpenAI
 from tiny_api import api_executor, by_item
 from tiny_models import one_torch_thread  # noqa: F401 (an autouse fixture)

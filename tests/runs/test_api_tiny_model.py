@@ -15,7 +15,7 @@ pytest.importorskip("torch")
 pytest.importorskip("transformers")
 pytest.importorskip("openai")
 
-from fake_server import run_tasks
+from fake_tasks import run_tasks
 from model_server import ModelOpenAI
 from tiny_api import MODEL, api_executor
 from tiny_models import (

@@ -15,7 +15,7 @@ pytest.importorskip("torch")
 pytest.importorskip("transformers")
 pytest.importorskip("openai")
 
-from fake_server import FAST_RETRY, make_config, run_tasks
+from fake_tasks import FAST_RETRY, make_config, run_tasks
 from model_server import ModelOpenAI
 from tiny_api import MODEL
 from tiny_models import (

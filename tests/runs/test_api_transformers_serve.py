@@ -20,7 +20,7 @@ pytest.importorskip("transformers")
 pytest.importorskip("torch")
 import fastapi  # noqa: F401 (the dev extra installs them: without them this test fails)
 import uvicorn  # noqa: F401
-from fake_server import FAST_RETRY, make_config, make_task, run_tasks
+from fake_tasks import FAST_RETRY, make_config, make_task, run_tasks
 
 from w2c_tui.domain.labels import VerdictStatus
 from w2c_tui.domain.runs import Method, RunStartError

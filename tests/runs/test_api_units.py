@@ -12,7 +12,7 @@ from email.utils import format_datetime
 from pathlib import Path
 
 import pytest
-from fake_server import TOOL, make_task
+from fake_tasks import TOOL, make_task
 
 from w2c_tui.runs.api import _template
 from w2c_tui.runs.api.client import Redactor, public_url

@@ -3,7 +3,7 @@ model's name, the slow fault's length, and small helpers (the fixtures are in co
 
 from __future__ import annotations
 
-from fake_server import FAST_RETRY, make_config
+from fake_tasks import FAST_RETRY, make_config
 from model_server import ModelOpenAI
 
 from w2c_tui.domain.runs import Method, TaskResult

@@ -8,6 +8,7 @@ import typer
 
 from w2c_tui import __version__
 from w2c_tui.cli import (
+    adjudications_cmd,
     agreement_cmd,
     assign_cmd,
     critictool_agreement_cmd,
@@ -15,6 +16,7 @@ from w2c_tui.cli import (
     data_cmd,
     db_cmd,
     export_cmd,
+    guidelines_cmd,
     import_cmd,
     labels_cmd,
     merge_cmd,
@@ -108,8 +110,8 @@ app.add_typer(prompts_cmd.prompts_app, name="prompts")
 app.add_typer(verdicts_cmd.verdicts_app, name="verdicts")
 app.add_typer(assign_cmd.assign_app, name="assign")
 app.add_typer(team_cmd.team_app, name="team")
-app.add_typer(team_cmd.guidelines_app, name="guidelines")
-app.add_typer(team_cmd.adjudications_app, name="adjudications")
+app.add_typer(guidelines_cmd.guidelines_app, name="guidelines")
+app.add_typer(adjudications_cmd.adjudications_app, name="adjudications")
 app.add_typer(qa_cmd.qa_app, name="qa")
 app.add_typer(export_cmd.export_app, name="export")
 assert critictool_agreement_cmd.agreement is not None  # registers `critictool agreement`

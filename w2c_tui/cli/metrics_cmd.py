@@ -10,7 +10,7 @@ from w2c_tui.cli.context import console as make_console
 from w2c_tui.cli.context import print_json, services
 from w2c_tui.domain.dashboard import Against, SliceBy
 from w2c_tui.domain.labels import InvalidMode
-from w2c_tui.io.numbers import STABILITY_HEADERS, stability_cells
+from w2c_tui.present.numbers import STABILITY_HEADERS, stability_cells
 
 if TYPE_CHECKING:
     from w2c_tui.services.metrics import RaterMetrics

@@ -40,7 +40,8 @@ def serve(
     and start nothing. Plain HTTP: put TLS (a reverse proxy) in front when it is reachable from
     other machines."""
     try:
-        from w2c_tui.cli.serve_app import InvitedServer, default_max_sessions, is_local
+        from w2c_tui.tui.serve.server import InvitedServer, is_local
+        from w2c_tui.tui.serve.sessions import default_max_sessions
     except ImportError as error:
         raise fail(SERVE_HINT, EXIT_BAD_INPUT) from error
     if public_url is not None and not public_url.startswith(("http://", "https://")):

@@ -1,39 +1,32 @@
-"""`w2c team`, `w2c guidelines`, `w2c adjudications`: the team workflow from the shell."""
+"""`w2c team`: progress, roles and browser invitations from the shell (guidelines_cmd.py and
+adjudications_cmd.py hold the rest of the team workflow)."""
 
 from __future__ import annotations
 
-import sys
-from enum import StrEnum
-from pathlib import Path
+from datetime import UTC, datetime
 from typing import Annotated
+from urllib.parse import urlsplit
 
 import typer
+from rich.table import Table
+from rich.text import Text
 
-from w2c_tui.cli.acting import acting_person, require_lead
+from w2c_tui.cli.acting import acting_person
 from w2c_tui.cli.context import BOOTSTRAP_MAX, EXIT_BAD_INPUT, SEED_MAX, fail, print_json, services
 from w2c_tui.cli.context import console as make_console
-from w2c_tui.cli.output import write_text
 from w2c_tui.domain.names import printable
-from w2c_tui.domain.roles import LeadAction, Role
+from w2c_tui.domain.roles import Role
+from w2c_tui.services.roles import parse_duration
 
 team_app = typer.Typer(
     help="Team progress, roles (lead, annotator) and browser invitations for `w2c serve`.",
     no_args_is_help=True,
 )
-guidelines_app = typer.Typer(help="Labelling guidelines per dataset.", no_args_is_help=True)
-adjudications_app = typer.Typer(help="Adjudicated labels.", no_args_is_help=True)
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="One JSON document on stdout.")]
 DatasetOpt = Annotated[
     str | None, typer.Option(help="Dataset name (may be left out when the store has one).")
 ]
-
-
-class Format(StrEnum):
-    """Export formats."""
-
-    JSONL = "jsonl"
-    CSV = "csv"
 
 
 @team_app.command("status")
@@ -48,8 +41,6 @@ def status(
 ) -> None:
     """Per annotator: assigned / done / labels / rate / last active; units with all K labels;
     Krippendorff's α of the humans on those units with its 95% interval (what `T` shows)."""
-    from rich.table import Table
-    from rich.text import Text
 
     with services(ctx) as svc:
         name = svc.datasets.resolve(dataset)
@@ -146,7 +137,6 @@ def team_remove(
 @team_app.command("list")
 def team_list(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     """Everyone with a role, leads first, with their open invitations."""
-    from datetime import UTC, datetime
 
     with services(ctx) as svc:
         members = svc.roles.members()
@@ -208,9 +198,6 @@ def team_invite(
 ) -> None:
     """Print a `w2c serve` link that lets NAME in as NAME (a secret token, shown once; the
     database keeps only its SHA-256). `w2c team revoke NAME` withdraws it."""
-    from urllib.parse import urlsplit
-
-    from w2c_tui.services.roles import parse_duration
 
     try:
         lifetime = parse_duration(expires)
@@ -244,83 +231,3 @@ def team_revoke(
     with services(ctx) as svc:
         revoked = svc.roles.revoke(acting_person(ctx), name)
     typer.echo(f"{printable(name.strip())}: {revoked} invitation(s) revoked")
-
-
-@guidelines_app.command("set")
-def guidelines_set(
-    ctx: typer.Context,
-    dataset: Annotated[str, typer.Argument(help="Dataset name.")],
-    path: Annotated[Path, typer.Argument(help="A Markdown file.")],
-) -> None:
-    """Store FILE as the dataset's next guideline version (an unchanged text adds none).
-    Every label records the version in force; `G` in the TUI shows it beside the item."""
-    with services(ctx) as svc:
-        require_lead(ctx, svc, LeadAction.GUIDELINES)
-        guideline, created = svc.guidelines.set(svc.datasets.resolve(dataset), path)
-    if created:
-        typer.echo(f"{guideline.dataset}: guidelines version {guideline.version} stored")
-    else:
-        typer.echo(
-            f"{guideline.dataset}: the text equals version {guideline.version}; nothing changed"
-        )
-
-
-@guidelines_app.command("show")
-def guidelines_show(
-    ctx: typer.Context,
-    dataset: Annotated[str | None, typer.Argument(help="Dataset name.")] = None,
-    version: Annotated[int | None, typer.Option(help="A version (default: newest).")] = None,
-) -> None:
-    """Print one version's Markdown."""
-    with services(ctx) as svc:
-        guideline = svc.guidelines.get(svc.datasets.resolve(dataset), version)
-    sys.stdout.write(guideline.text if guideline.text.endswith("\n") else guideline.text + "\n")
-
-
-@guidelines_app.command("list")
-def guidelines_list(
-    ctx: typer.Context,
-    dataset: Annotated[str | None, typer.Argument(help="Dataset name.")] = None,
-    json_out: JsonOpt = False,
-) -> None:
-    """Every version with its date, size and source file."""
-    with services(ctx) as svc:
-        versions = svc.guidelines.versions(svc.datasets.resolve(dataset))
-    rows = [
-        {
-            "version": g.version,
-            "created_at": g.created_at.isoformat(),
-            "sha256": g.sha256,
-            "chars": len(g.text),
-            "source_path": g.source_path,
-        }
-        for g in versions
-    ]
-    if json_out:
-        print_json(rows)
-        return
-    if not rows:
-        typer.echo("no guidelines yet: `w2c guidelines set DATASET FILE.md`")
-    for row in rows:
-        typer.echo(
-            f"version {row['version']}  {row['created_at']}  {row['chars']} chars  "
-            f"{row['source_path'] or ''}"
-        )
-
-
-@adjudications_app.command("export")
-def adjudications_export(
-    ctx: typer.Context,
-    fmt: Annotated[Format, typer.Option("--format", help="jsonl or csv.")] = Format.JSONL,
-    output: Annotated[
-        Path | None, typer.Option("-o", "--output", help="Write here instead of stdout.")
-    ] = None,
-    dataset: DatasetOpt = None,
-) -> None:
-    """Every current adjudication: unit, decision, adjudicator, note, and the human labels it
-    resolved (with the majority it replaced, if any)."""
-    from w2c_tui.io.exporters.records import records_text
-
-    with services(ctx) as svc:
-        rows = svc.adjudication.export(svc.datasets.resolve(dataset))
-    write_text(records_text(rows, fmt.value), output, what=f"{len(rows)} adjudication(s)")

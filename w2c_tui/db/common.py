@@ -1,4 +1,5 @@
-"""Lookups shared by the query modules: datasets, raters and target models by name.
+"""Lookups shared by the query modules: datasets, raters and target models by name, and the
+name → id maps of a table.
 
 Get-or-create is an insert that tolerates the race (`INSERT … ON CONFLICT DO NOTHING`, then a
 select): two processes creating the same rater at once both get the one row, neither fails.
@@ -39,6 +40,13 @@ def equal(column: Any, value: int | None) -> Any:
     """`column = value`, or `column IS NULL` for None (SQL's = is never true for NULL); a plain
     comparison either way, so an index on the column still serves it."""
     return col(column).is_(None) if value is None else col(column) == value
+
+
+def ids_by(session: Session, key: Any, id_column: Any, *where: Any) -> dict[Any, int]:
+    """`key` → row id over the rows of one table that match `where`: an item's uuid, a model's
+    name or a rater's key to the id the other tables refer to it by."""
+    rows = session.exec(select(key, id_column).where(*where)).all()
+    return {name: int(row_id) for name, row_id in rows if row_id is not None}
 
 
 def dataset_row(session: Session, name: str) -> DatasetRow:

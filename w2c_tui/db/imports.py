@@ -9,7 +9,14 @@ from dataclasses import asdict, replace
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
-from w2c_tui.db.common import chunked, dataset_row, rater_row, refuse_name, target_model_row
+from w2c_tui.db.common import (
+    chunked,
+    dataset_row,
+    ids_by,
+    rater_row,
+    refuse_name,
+    target_model_row,
+)
 from w2c_tui.db.convert import dumps
 from w2c_tui.db.import_items import store_items
 from w2c_tui.db.label_write import current_verdict
@@ -104,12 +111,10 @@ class ImportWriter:
         if not bundle.responses and not bundle.verdicts:
             return report
         wanted = {r.uuid for r in bundle.responses} | {v.uuid for v in bundle.verdicts}
-        item_ids: dict[str, int] = {}
-        for uuid, item_id in session.exec(
-            select(ItemRow.uuid, ItemRow.id).where(col(ItemRow.dataset_id) == dataset_id)
-        ).all():
-            if uuid in wanted and item_id is not None:
-                item_ids[uuid] = item_id
+        in_dataset = ids_by(
+            session, ItemRow.uuid, ItemRow.id, col(ItemRow.dataset_id) == dataset_id
+        )
+        item_ids = {uuid: item_id for uuid, item_id in in_dataset.items() if uuid in wanted}
         unknown = sorted(wanted - item_ids.keys())
         unknown_records = sum(1 for r in bundle.responses if r.uuid not in item_ids) + sum(
             1 for v in bundle.verdicts if v.uuid not in item_ids

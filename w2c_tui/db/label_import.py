@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
-from w2c_tui.db.common import dataset_row, rater_row
+from w2c_tui.db.common import dataset_row, ids_by, rater_row
 from w2c_tui.db.label_write import LabelWrite, current_verdict, write_label
 from w2c_tui.db.tables import ItemRow, NoteRow, QAFlagRow, ResponseRow, TargetModelRow
 from w2c_tui.db.writes import retry_write, write_session
@@ -114,13 +114,7 @@ class LabelImporter:
     ) -> None:
         ds = dataset_row(session, dataset)
         assert ds.id is not None
-        items = {
-            uuid: int(item_id)
-            for uuid, item_id in session.exec(
-                select(ItemRow.uuid, ItemRow.id).where(col(ItemRow.dataset_id) == ds.id)
-            ).all()
-            if item_id is not None
-        }
+        items = ids_by(session, ItemRow.uuid, ItemRow.id, col(ItemRow.dataset_id) == ds.id)
         raters: dict[str, int] = {}
         refused: list[InputError] = []
         for row in rows:

@@ -1,106 +1,15 @@
-"""Numbers as text for tables, screens and reports: one format everywhere."""
+"""Moved to w2c_tui/present/numbers.py (display formatting belongs to presentation).
 
-from __future__ import annotations
+Kept only for the modules another change has open (io/report/*, tui/dashboard/*,
+cli/agreement_text.py), which still import it from here; once that change lands they import
+w2c_tui.present.numbers and this module goes."""
 
-from collections.abc import Mapping
-from typing import Any
-
-
-def num(value: object, digits: int = 3) -> str:
-    """A number for a table cell: floats to `digits` places, '—' when undefined."""
-    if value is None:
-        return "—"
-    if isinstance(value, float) and not isinstance(value, bool):
-        return f"{value:.{digits}f}"
-    return str(value)
-
-
-def f1(value: object) -> str:
-    """An F1 (or macro-F1) on the one scale used everywhere: ×100 with one decimal."""
-    return f"{100 * value:.1f}" if isinstance(value, float | int) else "—"
-
-
-F1_UNIT = "×100"
-"""Said in every header that shows an F1 (`f1` above)."""
-
-
-def pct(value: object) -> str:
-    """A share as a percentage with one decimal, '—' when undefined."""
-    return f"{100 * value:.1f}%" if isinstance(value, float | int) else "—"
-
-
-def estimate_text(
-    est: Mapping[str, Any] | None, *, ci_digits: int = 2, with_reason: bool = False
-) -> str:
-    """An estimate document as '0.712 [0.65, 0.77]', the value alone, or '—' (+ reason)."""
-    if not est or est.get("value") is None:
-        reason = (est or {}).get("reason")
-        return f"— ({reason})" if with_reason and reason else "—"
-    ci = est.get("ci")
-    text = num(est["value"])
-    return text + (f" [{num(ci[0], ci_digits)}, {num(ci[1], ci_digits)}]" if ci else "")
-
-
-METRICS_HEADERS: tuple[str, ...] = (
-    "n",
-    "macro-F1 ×100",
-    "Acc",
-    "Acc-Norm",
-    "Tool-Hall",
-    "Answer-Hall",
-    "Param-Hall",
-    "invalid",
-)
-"""Column names of `metrics_cells` (macro-F1 ×100, reference-compatible)."""
-
-
-def metrics_cells(m: Mapping[str, Any]) -> list[str]:
-    """One metrics document (a rater's `metrics` JSON) as table cells, in METRICS_HEADERS order."""
-    return [
-        str(m["n_scored"]),
-        f1(m["macro_f1_ref"]),
-        pct(m["accuracy"]),
-        pct(m["accuracy_norm"]),
-        pct(m["tool_hallucination"]["rate"]),
-        pct(m["answer_hallucination"]["rate"]),
-        pct(m["parameter_hallucination"]["rate"]),
-        pct(m["invalid_rate"]),
-    ]
-
-
-STABILITY_HEADERS: tuple[str, ...] = (
-    "over",
-    "k",
-    "units",
-    "Stab@k",
-    "Cons@k",
-    "stable✓",
-    "stable✗",
-    "mode✓",
-    "acc",
-    "entropy",
-    "flips",
-)
-"""Column names of `stability_cells` (shares are over the units with at least one run):
-Stability@k (all k agree), MeanConsistency@k, stable and correct, stable but wrong, mode
-correct, mean accuracy over the k, normalised entropy, flip rate."""
-
-
-def stability_cells(stab: Mapping[str, Any]) -> list[str]:
-    """One stability document (metrics' `stability`) as table cells, in STABILITY_HEADERS order."""
-    k = stab.get("k")
-    ks = str(k) if k is not None else f"{stab.get('k_min')}–{stab.get('k_max')}"
-    values = stab.get("over_processed") or {}
-    return [
-        str(stab.get("over", "responses")),
-        ks,
-        str(stab.get("n_processed")),
-        pct(values.get("stability_at_k")),
-        pct(values.get("mean_consistency_at_k")),
-        pct(values.get("stable_and_correct_rate")),
-        pct(values.get("stable_but_wrong_rate")),
-        pct(values.get("mode_correct_rate")),
-        pct(values.get("mean_accuracy_across_runs")),
-        num(values.get("mean_normalized_entropy")),
-        num(values.get("mean_flip_rate")),
-    ]
+from w2c_tui.present.numbers import F1_UNIT as F1_UNIT
+from w2c_tui.present.numbers import METRICS_HEADERS as METRICS_HEADERS
+from w2c_tui.present.numbers import STABILITY_HEADERS as STABILITY_HEADERS
+from w2c_tui.present.numbers import estimate_text as estimate_text
+from w2c_tui.present.numbers import f1 as f1
+from w2c_tui.present.numbers import metrics_cells as metrics_cells
+from w2c_tui.present.numbers import num as num
+from w2c_tui.present.numbers import pct as pct
+from w2c_tui.present.numbers import stability_cells as stability_cells

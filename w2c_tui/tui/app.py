@@ -233,8 +233,8 @@ class W2CApp(App[None]):
         """Every label not saved yet, taken off its screen (to be written to the log)."""
         lost = []
         for screen in self._unsaved_screens():
-            label = screen.state.lost_label()
-            screen.state.unsaved = None
+            label = screen.state.labels.lost_label()
+            screen.state.labels.unsaved = None
             if label is not None:
                 lost.append(label)
         return lost
@@ -266,10 +266,10 @@ class W2CApp(App[None]):
 
         def try_save() -> list[LostLabel]:
             for screen in screens:
-                screen.retry_now(SAVE_WAIT_S)  # in the background; asked again until saved
-            return [lost for s in screens if (lost := s.state.lost_label()) is not None]
+                screen.retry.now(SAVE_WAIT_S)  # in the background; asked again until saved
+            return [lost for s in screens if (lost := s.state.labels.lost_label()) is not None]
 
-        labels = [lost for s in screens if (lost := s.state.lost_label()) is not None]
+        labels = [lost for s in screens if (lost := s.state.labels.lost_label()) is not None]
         self.push_screen(UnsavedQuitDialog(labels, try_save), self._quit_choice)
         return True
 

@@ -1,4 +1,4 @@
-"""Labelling transitions of the review state: record, retry what was not saved, undo, QA."""
+"""The label part of the review state: record, retry what was not saved, undo, QA."""
 
 from __future__ import annotations
 
@@ -7,12 +7,15 @@ from datetime import UTC, datetime
 
 from w2c_tui.domain.errors import WriteError
 from w2c_tui.domain.labels import Label
-from w2c_tui.domain.models import LabelChange, Progress
+from w2c_tui.domain.models import Change, LabelChange
 from w2c_tui.domain.review import ReviewMode
 from w2c_tui.domain.team import Seen
 from w2c_tui.lost_labels import LostLabel
 from w2c_tui.tui.cards import own_verdict, queue_responses, seen_for
-from w2c_tui.tui.review_state import Notice, PendingLabel, ReviewState
+from w2c_tui.tui.pace import Pace
+from w2c_tui.tui.review_cursor import ReviewCursor
+from w2c_tui.tui.review_lens import ReviewLens
+from w2c_tui.tui.review_state import Notice, PendingLabel, ReviewScope
 
 KEY_WAIT_S = 2.0
 """How long a label key waits for a busy database before the label shows as not saved (the
@@ -30,18 +33,47 @@ def _not_saved(error: WriteError) -> Notice:
     )
 
 
-class LabellingState(ReviewState):
-    """ReviewState plus the transitions that write: every label is committed before the
-    cursor moves, and one that cannot be written stays pending on screen."""
+class LabelDesk:
+    """The transitions that write: every label is committed before the cursor moves, and one
+    that cannot be written stays pending on screen."""
+
+    def __init__(self, scope: ReviewScope, lens: ReviewLens, cursor: ReviewCursor) -> None:
+        self.scope = scope
+        self.lens = lens
+        self.cursor = cursor
+        self.undo_stack: list[Change] = []
+        self.pace = Pace()
+        self.unsaved: PendingLabel | None = None
+        self.previous: str | None = None
+        """One line about the item just finished (its gold, once its reveal was earned)."""
+        self.saw_everything = False
+        """The dashboard or adjudication was opened on this dataset in this session: they show
+        readings and gold of any unit, so no later label here records `blind`."""
+
+    def forget_session(self) -> None:
+        """Another annotator or dataset: this session's undo and last item no longer apply."""
+        self.undo_stack.clear()
+        self.previous = None
+
+    def blocked(self) -> Notice | None:
+        """Moving on is refused while a label the annotator entered is not saved."""
+        if self.unsaved is None:
+            return None
+        return Notice(
+            f"Your label is not saved yet ({self.unsaved.reason}). ctrl+s tries again; "
+            "it is retried every few seconds too.",
+            severity="warning",
+            title="Not saved",
+        )
 
     def record(self, label: Label | None, *, advance: bool = True) -> Notice | None:
         """Record `label` on the selected response (or the item, in item QA), then move on."""
-        if self.detail is None:
+        if self.cursor.detail is None:
             return Notice("No item selected.", severity="warning")
-        item = self.detail.item
+        item = self.cursor.detail.item
         response_id: int | None = None
-        if self.mode is ReviewMode.RESPONSES:
-            card = self.card
+        if self.lens.mode is ReviewMode.RESPONSES:
+            card = self.cursor.card
             if card is None or not card.labelable or card.response is None:
                 return Notice(
                     "This item has no response to label: press m for item QA.", severity="warning"
@@ -52,8 +84,10 @@ class LabellingState(ReviewState):
             response_id,
         ):
             return self.blocked()
-        seen = seen_for(self.card, not self.gold_hidden, self.is_blind, self.mode)
-        if self.is_blind and (item.id in self.exposed or self.saw_everything):
+        seen = seen_for(
+            self.cursor.card, not self.cursor.gold_hidden, self.lens.is_blind, self.lens.mode
+        )
+        if self.lens.is_blind and (item.id in self.cursor.exposed or self.saw_everything):
             seen = Seen.GOLD  # its gold was on screen earlier in this session (blind off)
         now = datetime.now(UTC)
         return self._write(PendingLabel(item.id, response_id, label, seen, "", True, advance, now))
@@ -73,7 +107,11 @@ class LabellingState(ReviewState):
         pending = self.unsaved
         if pending is None:
             return None
-        detail = self.detail if self.detail and self.detail.item.id == pending.item_id else None
+        detail = (
+            self.cursor.detail
+            if self.cursor.detail and self.cursor.detail.item.id == pending.item_id
+            else None
+        )
         uuid = detail.item.uuid if detail else f"(item id {pending.item_id})"
         unit = "item QA"
         if pending.response_id is not None:
@@ -82,8 +120,8 @@ class LabellingState(ReviewState):
                 if response.id == pending.response_id:
                     unit += f" (model {response.target_model})"
         return LostLabel(
-            annotator=self.annotator,
-            dataset=self.dataset,
+            annotator=self.scope.annotator,
+            dataset=self.scope.dataset,
             uuid=uuid,
             unit=unit,
             label=pending.label.value if pending.label else "(cleared)",
@@ -102,13 +140,17 @@ class LabellingState(ReviewState):
     def store(self, pending: PendingLabel, wait_s: float) -> LabelChange | None:
         """Write `pending` to the database only (no screen state: safe off the UI thread);
         WriteError when the database did not take it."""
-        review = self.services.review
+        review = self.scope.services.review
         if pending.response_id is None:
             return review.label_item(
-                self.annotator, pending.item_id, pending.label, seen=pending.seen, deadline_s=wait_s
+                self.scope.annotator,
+                pending.item_id,
+                pending.label,
+                seen=pending.seen,
+                deadline_s=wait_s,
             )
         return review.label_response(
-            self.annotator,
+            self.scope.annotator,
             pending.item_id,
             pending.response_id,
             pending.label,
@@ -122,65 +164,58 @@ class LabellingState(ReviewState):
 
     def stored(self, pending: PendingLabel, change: LabelChange | None) -> Notice | None:
         """The database took `pending` (`store` returned `change`): update what is shown."""
-        review = self.services.review
+        review = self.scope.services.review
         self.unsaved = None
         # The label is committed: from here on nothing can lose it.
         if change is None:
-            return self.advance() if pending.advance else None
+            return self.cursor.advance() if pending.advance else None
         self.undo_stack.append(change)
         if pending.label is not None:
             self.pace.record()
-        gold_was_hidden = self.gold_hidden
-        flt = self.filter
+        gold_was_hidden = self.cursor.gold_hidden
+        flt = self.lens.filter
         if (
             flt.labelled is None
             and not flt.disagree
             and not flt.ranked
-            and not self.view.finished_only
+            and not self.lens.view.finished_only
         ):
             # The same list; only this row's done mark changed: read that one row again.
             fresh = review.rows(
-                self.dataset, [pending.item_id], self.view, self.mode, self.annotator
+                self.scope.dataset,
+                [pending.item_id],
+                self.lens.view,
+                self.lens.mode,
+                self.scope.annotator,
             )
             if fresh:
-                self.rows.replace(self.index, fresh[0])
+                self.cursor.rows.replace(self.cursor.index, fresh[0])
             else:
-                self.rows.forget(self.index)
-            self._count_label(change)
+                self.cursor.rows.forget(self.cursor.index)
+            self.cursor.count_label(change)
         else:
-            self.reload(keep_item=pending.item_id, load=False)
-        self.detail = review.detail(pending.item_id, self.annotator)
-        self._build_cards(change.response_id)
-        if self.is_blind and gold_was_hidden and not self.gold_hidden:
+            self.cursor.reload(keep_item=pending.item_id, load=False)
+        self.cursor.show(review.detail(pending.item_id, self.scope.annotator), change.response_id)
+        if self.lens.is_blind and gold_was_hidden and not self.cursor.gold_hidden:
             self.previous = self._summary()
         if pending.advance and pending.label is not None:
-            return self.advance()
+            return self.cursor.advance()
         return None
-
-    def _count_label(self, change: LabelChange) -> None:
-        """Progress after one label: one more done when a unit gets its first label of this
-        annotator, one less when it is cleared (exact, and no count over 100,000 rows)."""
-        if self._progress is None or self.filter.queue:
-            self._progress = None  # a queue's assigned / done is counted again
-            return
-        key, done, queue = self._progress
-        delta = (change.label is not None) - (change.previous_label is not None)
-        self._progress = (key, Progress(done=done.done + delta, total=done.total), queue)
 
     def _summary(self) -> str:
         """The finished item in one line: gold and the annotator's labels (after the reveal)."""
-        assert self.detail is not None
-        item = self.detail.item
+        assert self.cursor.detail is not None
+        item = self.cursor.detail.item
         gold = item.gold.value if item.gold else "—"
-        if self.mode is ReviewMode.ITEM_QA:
-            mine = self.detail.qa.label.value if self.detail.qa.label else "—"
-            return f"{self.number()} done · gold {gold} · you: {mine}"
+        if self.lens.mode is ReviewMode.ITEM_QA:
+            mine = self.cursor.detail.qa.label.value if self.cursor.detail.qa.label else "—"
+            return f"{self.cursor.number()} done · gold {gold} · you: {mine}"
         labels = []
-        for response in queue_responses(self.detail):
-            verdict = own_verdict(response, self.annotator)
+        for response in queue_responses(self.cursor.detail):
+            verdict = own_verdict(response, self.scope.annotator)
             if verdict is not None and verdict.label is not None:
                 labels.append(f"{verdict.label.value} ({response.target_model})")
-        return f"{self.number()} done · gold {gold} · you: {', '.join(labels)}"
+        return f"{self.cursor.number()} done · gold {gold} · you: {', '.join(labels)}"
 
     def undo(self) -> Notice | None:
         """Undo the last change of this session (the history keeps both); a label that was
@@ -191,33 +226,35 @@ class LabellingState(ReviewState):
         if not self.undo_stack:
             return Notice("Nothing to undo.")
         change = self.undo_stack.pop()
-        if not self.is_blind:
+        if not self.lens.is_blind:
             seen = Seen.OPEN
         elif (
-            change.item_id in self.exposed or self.saw_everything or self.mode is ReviewMode.ITEM_QA
+            change.item_id in self.cursor.exposed
+            or self.saw_everything
+            or self.lens.mode is ReviewMode.ITEM_QA
         ):
             seen = Seen.GOLD
         else:
             seen = Seen.REVEALED  # the label undone had revealed its response
         try:
-            self.services.review.undo(self.annotator, change, seen=seen)
+            self.scope.services.review.undo(self.scope.annotator, change, seen=seen)
         except WriteError as error:
             self.undo_stack.append(change)
             return Notice(f"Undo not saved: {error.reason}", severity="error")
         response_id = change.response_id if isinstance(change, LabelChange) else None
-        self.reload(load=False)
-        if not self.go_to_item(change.item_id, response_id):
-            self.load()
+        self.cursor.reload(load=False)
+        if not self.cursor.go_to_item(change.item_id, response_id):
+            self.cursor.load()
             return Notice("Undone; that item is outside the current filter.")
         return Notice("Undone.")
 
     def set_flag(self, code: str, active: bool) -> Notice | None:
         """Switch a QA flag of the current item on or off."""
-        if self.detail is None:
+        if self.cursor.detail is None:
             return None
         try:
-            change = self.services.review.set_flag(
-                self.annotator, self.detail.item.id, code, active
+            change = self.scope.services.review.set_flag(
+                self.scope.annotator, self.cursor.detail.item.id, code, active
             )
         except WriteError as error:
             return Notice(f"Flag not saved: {error.reason}", severity="error")
@@ -226,14 +263,14 @@ class LabellingState(ReviewState):
 
     def set_note(self, text: str) -> Notice | None:
         """Replace the annotator's note on the current item."""
-        if self.detail is None or text == self.detail.qa.note:
+        if self.cursor.detail is None or text == self.cursor.detail.qa.note:
             return None
         try:
-            change = self.services.review.set_note(
-                self.annotator, self.detail.item.id, self.detail.qa.note, text
+            change = self.scope.services.review.set_note(
+                self.scope.annotator, self.cursor.detail.item.id, self.cursor.detail.qa.note, text
             )
         except WriteError as error:
             return Notice(f"Note not saved: {error.reason}", severity="error")
         self.undo_stack.append(change)
-        self.load()
+        self.cursor.load()
         return None

@@ -1,225 +1,232 @@
-"""View transitions of the review state: blind, mode, queue, filters, jumps, who and what."""
+"""The review state as one class: its parts (lens, cursor, labels, places) and the view
+transitions that change more than one of them (blind, mode, queue, filters, jumps, who, what)."""
 
 from __future__ import annotations
 
-from w2c_tui.domain.blind import BlindPolicy
-from w2c_tui.domain.errors import NotFoundError, WriteError
-from w2c_tui.domain.review import ItemFilter, ReviewMode, ReviewPlace
-from w2c_tui.domain.team import AssignUnits
+from typing import TYPE_CHECKING
+
+from w2c_tui.domain.errors import NotFoundError
+from w2c_tui.domain.models import Change, ItemDetail
+from w2c_tui.domain.review import ItemFilter, ReviewMode
+from w2c_tui.tui.cards import Card
 from w2c_tui.tui.pace import Pace
-from w2c_tui.tui.review_labelling import LabellingState
-from w2c_tui.tui.review_state import Notice
+from w2c_tui.tui.review_cursor import ReviewCursor
+from w2c_tui.tui.review_labelling import LabelDesk
+from w2c_tui.tui.review_lens import ReviewLens
+from w2c_tui.tui.review_place import ReviewPlaces
+from w2c_tui.tui.review_state import Notice, PendingLabel, ReviewScope
+from w2c_tui.tui.row_cache import RowCache
+
+if TYPE_CHECKING:
+    from w2c_tui.services import Services
 
 
-class ReviewController(LabellingState):
-    """The whole review state: list, labelling, and the view switches."""
+class ReviewController:
+    """What the review screen shows and how keys change it, composed of parts that each own
+    their data: `lens` (filter, mode, blind), `cursor` (list, item, cards), `labels` (writes,
+    undo, the unsaved label) and `places` (where to open, the place saved for next time)."""
 
-    saved_place: ReviewPlace | None = None
-    """The place last written to the database (a new one is written only when it differs)."""
-    no_responses = False
-    """The dataset has no model responses (it opened in item QA)."""
+    def __init__(self, services: Services, annotator: str, dataset: str) -> None:
+        self.scope = ReviewScope(services, annotator, dataset)
+        self.lens = ReviewLens()
+        self.cursor = ReviewCursor(self.scope, self.lens)
+        self.labels = LabelDesk(self.scope, self.lens, self.cursor)
+        self.places = ReviewPlaces(self.scope, self.lens, self.cursor)
+        # the parts' own transitions, called on the state as a whole
+        self.open = self.places.open
+        self.place_to_save = self.places.place_to_save
+        self.save_place = self.places.save_place
+        self.reload = self.cursor.reload
+        self.load = self.cursor.load
+        self.progress = self.cursor.progress
+        self.record = self.labels.record
 
-    def open(self) -> Notice | None:
-        """First look at a dataset: where this annotator left off; else their queue if they
-        have one; item QA if the dataset has no responses to label."""
-        assignments = self.services.assignments
-        queues = {u: assignments.queue(self.dataset, self.annotator, u) for u in AssignUnits}
-        self._apply_plans()
-        self.no_responses = not self.services.review.has_responses(self.dataset)
-        notice = None
-        if queues[AssignUnits.RESPONSES] and not self.no_responses:
-            self.mode, self.filter = ReviewMode.RESPONSES, ItemFilter(queue=True)
-        elif queues[AssignUnits.ITEMS]:
-            self.mode, self.filter = ReviewMode.ITEM_QA, ItemFilter(queue=True)
-        else:
-            self.mode, self.filter = ReviewMode.RESPONSES, ItemFilter()
-            if self.no_responses:
-                self.mode = ReviewMode.ITEM_QA
-                notice = Notice(
-                    "This dataset has no model responses: opened in item QA "
-                    "(label the correct behaviour of each item; m switches mode).",
-                    title="Item QA",
-                )
-        place = self.services.review.place(self.dataset, self.annotator)
-        if place is not None and not (place.mode is ReviewMode.RESPONSES and self.no_responses):
-            self.mode = place.mode
-            self.filter = ItemFilter(queue=place.queue and queues[self.units] is not None)
-        if self.filter.queue:
-            done = queues[self.units]
-            assert done is not None
-            notice = Notice(
-                f"Your queue: {done.done}/{done.total} assigned units done, in an order "
-                "shuffled for you. Q leaves the queue.",
-                title="Assignments",
-            )
-        self.index = 0
-        self.reload(keep_item=place.item_id if place else None)
-        self.saved_place = self.place_now()
-        if place is not None and place.item_id is not None and self.rows.count:
-            where = "your queue" if self.filter.queue else self.mode.display_name
-            notice = Notice(
-                f"Back where you left off: item {self.index + 1} of {self.rows.count} ({where}).",
-                title="Welcome back",
-            )
-        return notice
+    # ---- what the parts hold, read on the state as a whole ---------------------------------
 
-    def _apply_plans(self) -> None:
-        """Blind mode as the annotator's assignment plans say (docs/team.md): a plan with an
-        overlap of 2 or more opens blind in both modes; `required` cannot be switched off."""
-        self.blind = {ReviewMode.RESPONSES: True, ReviewMode.ITEM_QA: False}
-        self.blind_required = {}
-        for mode, units in (
-            (ReviewMode.RESPONSES, AssignUnits.RESPONSES),
-            (ReviewMode.ITEM_QA, AssignUnits.ITEMS),
-        ):
-            plan = self.services.assignments.blind(self.dataset, units, self.annotator)
-            if plan is None:
-                continue
-            self.blind[mode] = plan.opens_blind(self.blind[mode])
-            if plan.policy is BlindPolicy.REQUIRED:
-                self.blind_required[mode] = (
-                    f"the assignment plan of {units.value} on {self.dataset} requires blind "
-                    f"mode (overlap {plan.overlap}); a lead sets it with `w2c assign --blind`"
-                )
+    @property
+    def services(self) -> Services:
+        """The application's services."""
+        return self.scope.services
 
-    def closed_while_blind(self, what: str) -> Notice | None:
-        """Why `what` (a screen that shows other raters and gold of any unit) stays closed:
-        blind mode is on in a mode where this annotator has units left (their queue's, else
-        every unit of the dataset). None when it may open."""
-        for mode, units in (
-            (ReviewMode.RESPONSES, AssignUnits.RESPONSES),
-            (ReviewMode.ITEM_QA, AssignUnits.ITEMS),
-        ):
-            if not self.blind[mode]:
-                continue
-            queue = self.services.assignments.queue(self.dataset, self.annotator, units)
-            if queue is not None:
-                done, total, where = queue.done, queue.total, f"your {mode.display_name} queue"
-            else:
-                counted = self.services.review.progress(self.dataset, mode, self.annotator)
-                done, total, where = counted.done, counted.total, mode.display_name
-            if done >= total:
-                continue
-            way_out = (
-                f"blind mode is required there ({self.blind_required[mode]})"
-                if mode in self.blind_required
-                else f"or turn blind mode off in {mode.display_name} with b (your labels then "
-                "record that you had seen everything)"
-            )
-            return Notice(
-                f"{what} shows other raters' labels and gold of units you have not labelled. "
-                f"It opens once {where} is done ({done}/{total}); {way_out}.",
-                severity="warning",
-                title="Closed while blind",
-            )
-        return None
+    @property
+    def annotator(self) -> str:
+        """Who is labelling."""
+        return self.scope.annotator
 
-    def place_now(self) -> ReviewPlace:
-        """Where the annotator is now."""
-        item = self.detail.item.id if self.detail else None
-        return ReviewPlace(self.mode, item, self.filter.queue)
+    @property
+    def dataset(self) -> str:
+        """The dataset on screen."""
+        return self.scope.dataset
 
-    def place_to_save(self) -> ReviewPlace | None:
-        """The current place when it differs from the one last saved (else None)."""
-        now = self.place_now()
-        return None if now == self.saved_place else now
+    @property
+    def filter(self) -> ItemFilter:
+        """The item filter."""
+        return self.lens.filter
 
-    def save_place(self, place: ReviewPlace | None = None) -> bool:
-        """Write `place` (default: the current one, if changed); False when the database did
-        not take it (busy, read-only): a place is not a label, the next save will do."""
-        place = place or self.place_to_save()
-        if place is None:
-            return True
-        try:
-            self.services.review.save_place(self.dataset, self.annotator, place)
-        except WriteError:
-            return False
-        self.saved_place = place
-        return True
+    @property
+    def mode(self) -> ReviewMode:
+        """Response labelling or item QA."""
+        return self.lens.mode
+
+    @property
+    def is_blind(self) -> bool:
+        """Blind mode in the current labelling mode."""
+        return self.lens.is_blind
+
+    @property
+    def view(self) -> ItemFilter:
+        """The filter with the list's order."""
+        return self.lens.view
 
     @property
     def mode_label(self) -> str:
         """The mode as the header shows it."""
-        if self.no_responses and self.mode is ReviewMode.ITEM_QA:
-            return f"{self.mode.display_name} (no responses in this dataset)"
-        return self.mode.display_name
+        return self.lens.mode_label
+
+    @property
+    def rows(self) -> RowCache:
+        """The filtered list."""
+        return self.cursor.rows
+
+    @property
+    def index(self) -> int:
+        """The cursor's row in the list."""
+        return self.cursor.index
+
+    @property
+    def detail(self) -> ItemDetail | None:
+        """The item under the cursor."""
+        return self.cursor.detail
+
+    @property
+    def cards(self) -> list[Card]:
+        """Its response cards."""
+        return self.cursor.cards
+
+    @property
+    def card(self) -> Card | None:
+        """The selected response card."""
+        return self.cursor.card
+
+    @property
+    def gold_hidden(self) -> bool:
+        """The gold label (and item-level scores) must not be shown yet."""
+        return self.cursor.gold_hidden
+
+    @property
+    def unsaved(self) -> PendingLabel | None:
+        """The label the database has not taken yet."""
+        return self.labels.unsaved
+
+    @property
+    def undo_stack(self) -> list[Change]:
+        """This session's changes, last on top."""
+        return self.labels.undo_stack
+
+    @property
+    def previous(self) -> str | None:
+        """One line about the item just finished."""
+        return self.labels.previous
+
+    # ---- moves: refused while a label is not saved -----------------------------------------
+
+    def move(self, delta: int) -> Notice | None:
+        """Move the cursor by `delta` items."""
+        if (refused := self.labels.blocked()) is not None:
+            return refused
+        self.cursor.move(delta)
+        return None
+
+    def go_index(self, index: int) -> Notice | None:
+        """Show the item at row `index` (a click)."""
+        if (refused := self.labels.blocked()) is not None:
+            return refused
+        self.cursor.go_index(index)
+        return None
+
+    def next_unlabelled(self) -> Notice | None:
+        """Jump to the next item this annotator has not finished."""
+        return self.labels.blocked() or self.cursor.next_unlabelled()
+
+    def closed_while_blind(self, what: str) -> Notice | None:
+        """Why `what` (a screen that shows other raters and gold of any unit) stays closed
+        while blind (ReviewLens.closed_while_blind); None when it may open."""
+        return self.lens.closed_while_blind(self.scope, what)
+
+    # ---- view switches ---------------------------------------------------------------------
 
     def _keep(self) -> int | None:
         return self.detail.item.id if self.detail else None
 
-    def _response(self) -> int | None:
-        card = self.card
-        return card.response.id if card and card.response else None
+    def _relist(self, **changes: bool) -> None:
+        """The filter with `changes`, from the top of the list (staying on the current item
+        when it is still in it)."""
+        self.lens.filter = self.filter.with_(**changes)
+        self.cursor.index = 0
+        self.reload(keep_item=self._keep())
 
     def toggle_blind(self) -> Notice:
         """Blind mode on / off for the current labelling mode (the order follows it)."""
-        if self.is_blind and self.mode in self.blind_required:
-            return Notice(
-                f"Blind mode stays on: {self.blind_required[self.mode]}.",
-                severity="warning",
-                title="Blind required",
-            )
-        self.blind[self.mode] = not self.blind[self.mode]
-        response = self._response()
+        if (refused := self.lens.flip_blind()) is not None:
+            return refused
+        card = self.card
+        response = card.response.id if card and card.response else None
         self.reload(keep_item=self._keep(), load=False)
         self.load(response)
         if self.is_blind:
             return Notice("Blind mode on: the list is shuffled for you; reveals follow labels.")
         return Notice("Blind mode off: gold, raters, scores and models are shown.")
 
+    def _queue_exists(self) -> bool:
+        assignments = self.services.assignments
+        return assignments.queue(self.dataset, self.annotator, self.lens.units) is not None
+
     def toggle_mode(self) -> Notice | None:
         """Switch between response labelling and item QA."""
-        if (refused := self.blocked()) is not None:
+        if (refused := self.labels.blocked()) is not None:
             return refused
-        self.mode = (
+        self.lens.mode = (
             ReviewMode.ITEM_QA if self.mode is ReviewMode.RESPONSES else ReviewMode.RESPONSES
         )
         note = f"Mode: {self.mode.display_name}"
-        if (
-            self.filter.queue
-            and self.services.assignments.queue(self.dataset, self.annotator, self.units) is None
-        ):
-            self.filter = self.filter.with_(queue=False)
+        if self.filter.queue and not self._queue_exists():
+            self.lens.filter = self.filter.with_(queue=False)
             note += " (you have no assignments in this mode: showing every item)"
         self.reload(keep_item=self._keep())
         return Notice(note)
 
     def toggle_queue(self) -> Notice | None:
         """Your assigned units only, in your queue's order; or every item again."""
-        if (refused := self.blocked()) is not None:
+        if (refused := self.labels.blocked()) is not None:
             return refused
-        if not self.filter.queue:
-            queue = self.services.assignments.queue(self.dataset, self.annotator, self.units)
-            if queue is None:
-                what = "items" if self.mode is ReviewMode.ITEM_QA else "responses"
-                return Notice(
-                    f"No {what} of {self.dataset} are assigned to {self.annotator} "
-                    "(`w2c assign` makes a plan).",
-                    severity="warning",
-                )
-        self.filter = self.filter.with_(queue=not self.filter.queue)
-        self.index = 0
-        self.reload(keep_item=self._keep())
+        if not self.filter.queue and not self._queue_exists():
+            what = "items" if self.mode is ReviewMode.ITEM_QA else "responses"
+            return Notice(
+                f"No {what} of {self.dataset} are assigned to {self.annotator} "
+                "(`w2c assign` makes a plan).",
+                severity="warning",
+            )
+        self._relist(queue=not self.filter.queue)
         return Notice("Your queue." if self.filter.queue else "Every item (queue left).")
 
     def set_filter(self, flt: ItemFilter) -> Notice | None:
         """Apply a new filter, staying on the current item when it still matches."""
-        if (refused := self.blocked()) is not None:
+        if (refused := self.labels.blocked()) is not None:
             return refused
         if flt == self.filter:
             return None
-        self.filter = flt
-        self.index = 0
+        self.lens.filter = flt
+        self.cursor.index = 0
         self.reload(keep_item=self._keep())
         return None
 
     def toggle_ranked(self) -> Notice | None:
         """Disagreement queue on / off: from its top, most disputed first (human splits before
         the units only the machines dispute); the list shows each item's split."""
-        if (refused := self.blocked()) is not None:
+        if (refused := self.labels.blocked()) is not None:
             return refused
-        self.filter = self.filter.with_(ranked=not self.filter.ranked)
-        self.index = 0
+        self.lens.filter = self.filter.with_(ranked=not self.filter.ranked)
+        self.cursor.index = 0
         self.reload()  # the queue opens at its top, not at the current item
         if self.filter.ranked:
             blind = (
@@ -236,41 +243,38 @@ class ReviewController(LabellingState):
 
     def jump(self, uuid: str) -> Notice | None:
         """Show the item with this uuid (or unique prefix); the filter is cleared if it hides it."""
-        if (refused := self.blocked()) is not None:
+        if (refused := self.labels.blocked()) is not None:
             return refused
         try:
             item = self.services.review.find(self.dataset, uuid)
         except NotFoundError as error:
             return Notice(str(error), severity="error")
-        if self.go_to_item(item.id):
+        if self.cursor.go_to_item(item.id):
             return None
-        self.filter = self.filter.cleared()
+        self.lens.filter = self.filter.cleared()
         self.reload(keep_item=item.id)
         return Notice("Filter cleared to show that item.")
 
     def switch_annotator(self, name: str) -> Notice | None:
         """Label as someone else from now on (their queue, their labels, their undo)."""
-        if (refused := self.blocked()) is not None:
+        if (refused := self.labels.blocked()) is not None:
             return refused
         if name == self.annotator:
             return None
         self.save_place()
-        self.annotator = name
-        self.undo_stack.clear()
-        self.pace = Pace()
-        self.previous = None
-        opened = self.open()
-        return opened or Notice(f"Labelling as {name}.")
+        self.scope.annotator = name
+        self.labels.forget_session()
+        self.labels.pace = Pace()
+        return self.open() or Notice(f"Labelling as {name}.")
 
     def switch_dataset(self, name: str) -> Notice | None:
         """Open another dataset (its queue, if this annotator has one there)."""
-        if (refused := self.blocked()) is not None:
+        if (refused := self.labels.blocked()) is not None:
             return refused
         if name == self.dataset:
             return None
         self.save_place()
-        self.dataset = name
-        self.saw_everything = False
-        self.undo_stack.clear()
-        self.previous = None
+        self.scope.dataset = name
+        self.labels.saw_everything = False
+        self.labels.forget_session()
         return self.open()

@@ -24,6 +24,7 @@ from typing import Any
 from sqlalchemy import insert
 from sqlmodel import Session, col, select
 
+from w2c_tui.db.common import ids_by
 from w2c_tui.db.tables import (
     DatasetRow,
     GuidelineRow,
@@ -175,8 +176,7 @@ class Merger:
 
     def map_responses(self) -> None:
         """Target models by name and responses by (item, model, text), for the used datasets."""
-        for model_id, name in self.s.execute(select(TargetModelRow.id, TargetModelRow.name)):
-            self.models[name] = model_id
+        self.models.update(ids_by(self.s, TargetModelRow.name, TargetModelRow.id))
         ids = list(self.datasets.values())
         query = (
             select(ResponseRow.id, ItemRow.uuid, TargetModelRow.name, ResponseRow.text)
@@ -190,8 +190,7 @@ class Merger:
 
     def map_raters(self) -> None:
         """Raters by key, created where missing."""
-        for rater_id, key in self.s.execute(select(RaterRow.id, RaterRow.key)):
-            self.raters[key] = rater_id
+        self.raters.update(ids_by(self.s, RaterRow.key, RaterRow.id))
         for key, values in self.src.raters.items():
             if key not in self.raters:
                 result = self.s.execute(

@@ -6,9 +6,10 @@ from w2c_tui.domain.critictool_labels import Question
 from w2c_tui.domain.run_options import OpenAIOptions
 from w2c_tui.domain.runs import Method, RunConfig, RunStartError
 from w2c_tui.runs.api import _template
-from w2c_tui.runs.api.calls import Api, refuses
+from w2c_tui.runs.api.calls import Api
 from w2c_tui.runs.api.client import public_url
 from w2c_tui.runs.api.echo import NO_ECHO_HELP, NoPromptLogprobs, read_echo
+from w2c_tui.runs.api.endpoint import refuses
 from w2c_tui.runs.api.judging import ask
 from w2c_tui.runs.api.retry import Attempts, describe_error, with_retries
 from w2c_tui.runs.api.tokens import probe_tokens

@@ -19,7 +19,7 @@ from typing import Any
 from w2c_tui.domain.run_options import OpenAIOptions
 from w2c_tui.domain.runs import Method, RunConfig, Task, TaskResult
 from w2c_tui.runs import prompts
-from w2c_tui.runs.api.calls import Api, Endpoint
+from w2c_tui.runs.api.calls import Api
 from w2c_tui.runs.api.checks import check_config, check_endpoint
 from w2c_tui.runs.api.client import (
     Redactor,
@@ -30,6 +30,7 @@ from w2c_tui.runs.api.client import (
     public_url,
 )
 from w2c_tui.runs.api.critic import critic_judge, critictool
+from w2c_tui.runs.api.endpoint import Endpoint
 from w2c_tui.runs.api.generate import generate
 from w2c_tui.runs.api.judging import judge
 from w2c_tui.runs.api.mcq import mcq_index, mcq_logprob

@@ -6,7 +6,8 @@ from dataclasses import replace
 from typing import Any
 
 from w2c_tui.domain.runs import Task, TaskResult
-from w2c_tui.runs.api.calls import Api, refuses
+from w2c_tui.runs.api.calls import Api
+from w2c_tui.runs.api.endpoint import refuses
 from w2c_tui.runs.api.retry import Attempts
 from w2c_tui.runs.judge import (
     JudgePrompt,

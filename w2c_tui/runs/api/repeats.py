@@ -14,9 +14,10 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 
 from w2c_tui.domain.runs import Method, RunConfig, Task, TaskResult
-from w2c_tui.runs.api.calls import Api, refuses
+from w2c_tui.runs.api.calls import Api
 from w2c_tui.runs.api.choices import NotNChoices
 from w2c_tui.runs.api.echo import NO_ECHO_HELP, NoPromptLogprobs
+from w2c_tui.runs.api.endpoint import refuses
 from w2c_tui.runs.api.generate import generate_n
 from w2c_tui.runs.api.mcq import mcq_index_n
 from w2c_tui.runs.api.retry import Attempts, describe_error

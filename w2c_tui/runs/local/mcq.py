@@ -11,7 +11,7 @@ from w2c_tui.runs.local.encoding import EncodedItem, encode_items
 from w2c_tui.runs.local.loading import LoadedModel, free_memory, is_oom, oom_message
 from w2c_tui.runs.local.prefix import PrefixCache, hidden_width, reusable, score_item
 from w2c_tui.runs.local.results import Prepared, mcq_result
-from w2c_tui.runs.local.scoring import packable, score_full, score_shared
+from w2c_tui.runs.local.scoring import ChoiceScore, packable, score_full, score_shared
 from w2c_tui.runs.prompts import render
 
 WINDOW = 16
@@ -145,10 +145,13 @@ class McqRunner:
     def _score_one(self, item: Prepared) -> TaskResult:
         model, pad = self.loaded.model, self.loaded.pad_id
         if not self._shareable(item):
-            full = [
-                score_full(model, item.encoded.ctx, cont, self.loaded.max_length)
-                for cont in item.encoded.conts
-            ]
+            once: dict[tuple[int, ...], ChoiceScore] = {}  # a repeated choice: the same score
+            for cont in item.encoded.conts:
+                if tuple(cont) not in once:
+                    once[tuple(cont)] = score_full(
+                        model, item.encoded.ctx, cont, self.loaded.max_length
+                    )
+            full = [once[tuple(cont)] for cont in item.encoded.conts]
             return mcq_result(item, full, self.template, self.bos, "full")
         reused = 0
         if self.prefix is not None and packable(model, [item.encoded]):

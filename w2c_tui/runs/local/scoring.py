@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from w2c_tui.runs.local.encoding import EncodedItem
@@ -126,10 +126,43 @@ def _segments(item: EncodedItem) -> list[list[int]]:
     return [[item.ctx[-1], *cont[:-1]] if cont else [item.ctx[-1]] for cont in item.conts]
 
 
+def _distinct(items: Sequence[EncodedItem]) -> tuple[list[EncodedItem], list[list[int]]]:
+    """Each item with a repeated continuation kept once, and where each choice's score is.
+
+    Two choices with the same tokens must get the same log-likelihood, bit for bit (lm-eval
+    scores each in a pass of its own, so its ties are exact and the first choice wins). In one
+    packed row, or as rows of one batch, the same tokens sit at different places of the
+    matrices, and the kernels' blocking rounds them differently there: measured on the CPU,
+    four identical segments of the tiny GPT-2 in one row came out -28.900505, -28.900505,
+    -28.900507, -28.900505, and which segment differs, and by how much, changes with the row's
+    layout and the number of threads the kernels split the work over. Scoring each distinct
+    continuation once makes the tie exact whatever the batch looks like."""
+    distinct, where = [], []
+    for item in items:
+        seen: dict[tuple[int, ...], int] = {}
+        index = [seen.setdefault(tuple(cont), len(seen)) for cont in item.conts]
+        distinct.append(replace(item, conts=[list(cont) for cont in seen]))
+        where.append(index)
+    return distinct, where
+
+
+def _spread(scores: list[list[ChoiceScore]], where: list[list[int]]) -> list[list[ChoiceScore]]:
+    """The distinct continuations' scores back in choice order (see `_distinct`)."""
+    return [[row[i] for i in index] for row, index in zip(scores, where, strict=True)]
+
+
 def packed_pass(
     model: Any, items: Sequence[EncodedItem], cache: Any, ctx_mask: Any, pad_id: int
 ) -> list[list[ChoiceScore]]:
-    """One row per item: segment j attends to the context and causally to itself only."""
+    """One row per item: segment j attends to the context and causally to itself only (each
+    distinct continuation once)."""
+    distinct, where = _distinct(items)
+    return _spread(_packed_rows(model, distinct, cache, ctx_mask, pad_id), where)
+
+
+def _packed_rows(
+    model: Any, items: Sequence[EncodedItem], cache: Any, ctx_mask: Any, pad_id: int
+) -> list[list[ChoiceScore]]:
     import torch
 
     device = model.device
@@ -173,7 +206,15 @@ def packed_pass(
 def _expanded_pass(
     model: Any, items: Sequence[EncodedItem], cache: Any, ctx_mask: Any, pad_id: int
 ) -> list[list[ChoiceScore]]:
-    """One row per choice over the context cache repeated once per choice."""
+    """One row per choice over the context cache repeated once per choice (each distinct
+    continuation once)."""
+    distinct, where = _distinct(items)
+    return _spread(_expanded_rows(model, distinct, cache, ctx_mask, pad_id), where)
+
+
+def _expanded_rows(
+    model: Any, items: Sequence[EncodedItem], cache: Any, ctx_mask: Any, pad_id: int
+) -> list[list[ChoiceScore]]:
     import torch
 
     device = model.device

@@ -28,7 +28,7 @@ from w2c_tui.domain.dashboard import (
     VerdictDoc,
     VersusHumansDoc,
 )
-from w2c_tui.io.numbers import estimate_text, num
+from w2c_tui.present.numbers import estimate_text, num
 
 MARGIN = 0.10
 """How far below the humans' own κ a judge may be and still stand in (2-human rule)."""

@@ -1,63 +1,41 @@
 """The agreement screen: can this judge (or log-prob scorer) stand in for a person?
 
-Where the annotator was (tab, rater, cell, options) lives in an `AgreementView` that the review
-screen keeps, so opening a unit and coming back with `a` returns to the same place."""
+Where the annotator was (tab, rater, cell, options) lives in an `AgreementView`
+(screens/agreement_view.py, with the dashboard's keys) that the review screen keeps, so opening
+a unit and coming back with `a` returns to the same place."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, SelectionList, Static, TabbedContent, TabPane, Tabs
 from textual.widgets.selection_list import Selection
 from textual.worker import Worker, WorkerState
 
-from w2c_tui.domain.dashboard import DashboardDoc
+from w2c_tui.domain.dashboard import DashboardDoc, SliceBy
 from w2c_tui.domain.qa_summary import QASummary
+from w2c_tui.domain.review import UnitKind
 from w2c_tui.tui.dashboard import judges, metrics, overview, slices
 from w2c_tui.tui.dashboard.common import middle, natural_width
 from w2c_tui.tui.dashboard.critictool import critic_entry, critictool
+from w2c_tui.tui.screens.agreement_view import (
+    AGREEMENT_BINDINGS,
+    KEYS,
+    NARROW,
+    SLICINGS,
+    AgreementView,
+)
 from w2c_tui.tui.screens.base import OnceScreen
+from w2c_tui.tui.screens.help import KeysDialog
 from w2c_tui.tui.widgets.drill import DrillDown
 from w2c_tui.tui.widgets.qa_summary import render_qa_summary
 
 if TYPE_CHECKING:
     from w2c_tui.services import Services
-
-SLICINGS: list[str | None] = [None, "gold", "tools", "source", "model"]
-NARROW = 120
-"""Below this many columns the raters list starts hidden."""
-KEYS = [
-    ("1–7", "tabs: overview · judges · drill-down · calibration · metrics · slices · QA summary"),
-    ("d", "drill-down: next rater"),
-    ("m", "drill-down: into the matrix (arrows pick a cell, its units appear below)"),
-    ("enter", "on a unit: open it on the review screen (a brings you back here)"),
-    ("s", "slices: none → gold class → tool count → source → model"),
-    ("u", "units: responses (item × model) or items (item QA)"),
-    ("i", "invalid outputs: missing, or a category of their own (always wrong)"),
-    ("f", "show / hide the raters list (space chooses, then r)"),
-    ("r", "recompute (after choosing raters on the left with space)"),
-    ("escape / a", "back to the review screen"),
-]
-
-
-@dataclass
-class AgreementView:
-    """Where the user was on the dashboard (kept between visits)."""
-
-    tab: str = "tab-overview"
-    rater: str | None = None
-    cell: tuple[int, int] | None = None
-    unit_kind: str = "behaviour"
-    invalid_mode: str = "missing"
-    by: str | None = None
-    raters: list[str] | None = None
-    scroll: dict[str, float] = field(default_factory=dict)
 
 
 def _scroll(child_id: str) -> ComposeResult:
@@ -68,29 +46,7 @@ def _scroll(child_id: str) -> ComposeResult:
 class AgreementScreen(OnceScreen[int | None]):
     """The calibration dashboard; returns an item id to open on the review screen."""
 
-    BINDINGS = [
-        Binding("escape,a", "close", "back", id="agreement-close"),
-        Binding("question_mark", "help", "keys", id="agreement-help"),
-        Binding("r", "recompute", "recompute", id="agreement-recompute"),
-        Binding("s", "slices", "slices", id="agreement-slices"),
-        Binding("d", "next_rater", "next rater", id="agreement-next-rater"),
-        Binding("m", "matrix", "matrix", id="agreement-matrix"),
-        Binding("u", "unit_kind", "units", id="agreement-units"),
-        Binding("i", "invalid_mode", "invalid", id="agreement-invalid"),
-        Binding("f", "raters_panel", "raters", id="agreement-raters-panel"),
-        *[
-            Binding(str(n), f"tab('{tab}')", name, id=f"agreement-tab-{n}", show=False)
-            for n, tab, name in (
-                (1, "tab-overview", "overview"),
-                (2, "tab-judges", "judges"),
-                (3, "tab-drill", "drill-down"),
-                (4, "tab-calibration", "calibration"),
-                (5, "tab-metrics", "metrics"),
-                (6, "tab-slices", "slices"),
-                (7, "tab-qa", "QA summary"),
-            )
-        ],
-    ]
+    BINDINGS = AGREEMENT_BINDINGS
     AUTO_FOCUS = None  # on_mount focuses the raters list when it shows, the tabs otherwise
 
     def __init__(
@@ -170,9 +126,6 @@ class AgreementScreen(OnceScreen[int | None]):
     @work(thread=True, exclusive=True, name="agreement", exit_on_error=False)  # said on screen
     def compute(self) -> tuple[DashboardDoc, QASummary]:
         """Build the dashboard document (and the QA summary) in a worker thread."""
-        from w2c_tui.domain.dashboard import SliceBy
-        from w2c_tui.domain.review import UnitKind
-
         service = self.services.agreement
         kind = UnitKind(self.view.unit_kind)
         readings = service.readings(self.dataset, kind)
@@ -302,8 +255,6 @@ class AgreementScreen(OnceScreen[int | None]):
 
     def action_help(self) -> None:
         """List the dashboard's keys."""
-        from w2c_tui.tui.screens.help import KeysDialog
-
         self.app.push_screen(KeysDialog("Agreement dashboard", KEYS))
 
     def action_close(self) -> None:

@@ -1,28 +1,28 @@
 """The review screen: items list, item, responses or QA; labelling from the keyboard.
 
 A thin composition: `ReviewController` (tui/review_views.py) holds the state and every
-transition; this screen binds keys to it and pushes what it holds down to the widgets.
+transition, `ReviewDialogs` (screens/review_dialogs.py) opens the dialogs and other screens;
+this screen binds keys to them and pushes what the state holds down to the widgets.
 """
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING
 
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from w2c_tui.config import save_tools_view
-from w2c_tui.domain.errors import WriteError
 from w2c_tui.domain.labels import LABELS
-from w2c_tui.domain.models import LabelChange
 from w2c_tui.domain.review import ReviewMode
 from w2c_tui.tui.bindings import REVIEW_BINDINGS
-from w2c_tui.tui.review_state import Notice, PendingLabel
+from w2c_tui.tui.review_state import Notice
 from w2c_tui.tui.review_views import ReviewController
 from w2c_tui.tui.screens.review_dialogs import ReviewDialogs
+from w2c_tui.tui.screens.review_retry import RETRY_TICK_S, LabelRetry
 from w2c_tui.tui.widgets.guidelines import GuidelinesPanel
 from w2c_tui.tui.widgets.item_view import ItemView
 from w2c_tui.tui.widgets.items_list import ItemsList
@@ -33,19 +33,11 @@ from w2c_tui.tui.widgets.status import StatusBar
 if TYPE_CHECKING:
     from w2c_tui.services import Services
 
-RETRY_TICK_S = 0.25
-"""How often the screen looks whether an unsaved label is due for another try."""
-RETRY_FIRST_S = 1.0
-RETRY_MAX_S = 5.0
-"""An unsaved label is tried again after 1 s, then 2, 4, then every 5 s until saved."""
 PLACE_EVERY_S = 2.0
 """How often the annotator's place is saved (when it changed), for reopening there."""
-RETRY_WAIT_S = 0.5
-"""How long one background retry waits for a busy database (off the UI thread: the screen
-never waits; a discard at quit waits for it to end)."""
 
 
-class ReviewScreen(ReviewDialogs):
+class ReviewScreen(Screen[None]):
     """Step through items and responses, label them, undo, filter."""
 
     BINDINGS = REVIEW_BINDINGS  # type: ignore[assignment]
@@ -54,9 +46,10 @@ class ReviewScreen(ReviewDialogs):
         super().__init__()
         self.services = services
         self.state = ReviewController(services, annotator, dataset)
-        self.spot_settings: object | None = None
-        """The last spot check's settings (a SpotSettings), offered again next time."""
-        self.agreement_views = {}
+        self.dialogs = ReviewDialogs(
+            self, self.state, act=self.act, tell=self.tell, render=self.render_all
+        )
+        self.retry = LabelRetry(self, self.state, act=self.act, repaint=self.update_status)
 
     # what tests and callers read
     @property
@@ -77,7 +70,7 @@ class ReviewScreen(ReviewDialogs):
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
         with Horizontal(id="main"):
-            yield ItemsList(self.state.rows.row, id="items", shown=self.state.exposed)
+            yield ItemsList(self.state.rows.row, id="items", shown=self.state.cursor.exposed)
             yield ItemView(id="item")
             yield GuidelinesPanel(id="guidelines")
             with Vertical(id="side"):
@@ -93,12 +86,9 @@ class ReviewScreen(ReviewDialogs):
         self.tell(self.state.open())
         self.render_all()
         self.query_one(ItemsList).focus()
-        self._retry_delay = RETRY_FIRST_S
-        self._retry_at = 0.0
-        self._retrying = False
-        self.set_interval(RETRY_TICK_S, self._auto_retry)
+        self.set_interval(RETRY_TICK_S, self.retry.tick)
         self.set_interval(PLACE_EVERY_S, self._keep_place)
-        self.call_after_refresh(self.offer_guidelines)
+        self.call_after_refresh(self.dialogs.offer_guidelines)
 
     def tell(self, notice: Notice | None) -> None:
         """Show a notice; text from data is shown literally (never parsed as markup)."""
@@ -133,15 +123,16 @@ class ReviewScreen(ReviewDialogs):
         self.query_one(ItemView).show(
             state.detail.item if state.detail else None,
             blind=state.gold_hidden,
-            facts=state.facts,
-            title=state.title(),
+            facts=state.cursor.facts,
+            title=state.cursor.title(),
         )
         qa = self.query_one(QAPanel)
         if qa.display != (state.mode is ReviewMode.ITEM_QA):  # setting it asks for a layout
             qa.display = state.mode is ReviewMode.ITEM_QA
         if state.detail is not None and state.mode is ReviewMode.ITEM_QA:
             qa.show(state.detail.qa)
-        selected = state.card_index if state.mode is ReviewMode.RESPONSES and state.cards else None
+        responses = state.mode is ReviewMode.RESPONSES and state.cards
+        selected = state.cursor.card_index if responses else None
         self.query_one(ResponsesPanel).show(
             state.cards, selected, state.annotator, unsaved=state.unsaved
         )
@@ -162,7 +153,7 @@ class ReviewScreen(ReviewDialogs):
             mode=state.mode_label,
             progress=progress,
             queue=queue,
-            pace=state.pace,
+            pace=state.labels.pace,
             blind=state.is_blind,
             filter_text=state.view.describe(),
             position=f"item {state.index + 1}/{count}" if count else "no items",
@@ -179,68 +170,12 @@ class ReviewScreen(ReviewDialogs):
 
     def on_unmount(self) -> None:
         self.state.save_place()  # the last place, as the screen closes (quit included)
-        lost = self.state.lost_label()
+        lost = self.state.labels.lost_label()
         if lost is not None:  # closed with a label never saved: write it down
-            self.state.unsaved = None
+            self.state.labels.unsaved = None
             forget = getattr(self.app, "lost", None)
             if callable(forget):
                 forget([lost], "it closed before the label was saved", unasked=True)
-
-    def _auto_retry(self) -> None:
-        """Try an unsaved label again when it is due (backing off while the database refuses
-        it); the NOT SAVED marker clears itself once it is saved."""
-        pending = self.state.unsaved
-        if pending is None or not pending.retryable:
-            self._retry_delay, self._retry_at = RETRY_FIRST_S, 0.0
-            return
-        now = time.monotonic()
-        if self._retry_at == 0.0:  # just failed: the first try again is a second away
-            self._retry_at = now + self._retry_delay
-        if now >= self._retry_at:
-            self.retry_now()
-
-    def retry_now(self, wait_s: float = RETRY_WAIT_S) -> bool:
-        """Try the unsaved label again off the UI thread (the screen never waits for the
-        database); True when nothing is unsaved."""
-        pending = self.state.unsaved
-        if pending is None:
-            return True
-        if self._retrying:
-            return False
-        self._retrying = True
-        self._retry_at = time.monotonic() + 3600  # the worker's outcome sets the next try
-
-        def attempt() -> None:
-            try:
-                outcome: LabelChange | WriteError | None = self.state.store(pending, wait_s)
-            except WriteError as error:
-                outcome = error
-            try:
-                self.app.call_from_thread(self._retried, pending, outcome)
-            except RuntimeError:  # the app is closing
-                self._retrying = False
-
-        self.run_worker(attempt, thread=True, group="retry-label", exit_on_error=False)
-        return False
-
-    def _retried(self, pending: PendingLabel, outcome: LabelChange | WriteError | None) -> None:
-        """A background retry's outcome, on the UI thread."""
-        self._retrying = False
-        if isinstance(outcome, WriteError):
-            if self.state.unsaved is pending:
-                self.state.not_stored(pending, outcome)
-            self._retry_delay = min(self._retry_delay * 2, RETRY_MAX_S)
-            self._retry_at = time.monotonic() + self._retry_delay
-            self.update_status()
-            return
-        self._retry_delay, self._retry_at = RETRY_FIRST_S, 0.0
-        if self.state.unsaved is not pending:  # discarded while the database took it
-            if outcome is not None:
-                self.state.undo_stack.append(outcome)
-            self.state.reload()
-            self.act(Notice("The label you discarded had been saved already; u undoes it."))
-            return
-        self.act(self.state.stored(pending, outcome) or Notice("Saved.", title="Saved"))
 
     # ---- keys ------------------------------------------------------------------------------
 
@@ -254,7 +189,7 @@ class ReviewScreen(ReviewDialogs):
 
     def action_response(self, delta: int) -> None:
         """Select the next / previous response of this item."""
-        self.state.select_response(delta)
+        self.state.cursor.select_response(delta)
         self.render_all()
 
     def action_next_unlabelled(self) -> None:
@@ -263,7 +198,7 @@ class ReviewScreen(ReviewDialogs):
 
     def action_skip(self) -> None:
         """Leave this response (or item) unlabelled and move to the next unlabelled one."""
-        self.act(self.state.blocked() or self.state.advance())
+        self.act(self.state.labels.blocked() or self.state.cursor.advance())
 
     def action_label(self, number: int) -> None:
         """Record label `number` (1–4) on the current response or item, then move on."""
@@ -275,11 +210,11 @@ class ReviewScreen(ReviewDialogs):
 
     def action_retry_save(self) -> None:
         """Try again to save a label the database did not take."""
-        self.act(self.state.retry_unsaved())
+        self.act(self.state.labels.retry_unsaved())
 
     def action_undo(self) -> None:
         """Undo the last change of this session (the history keeps both)."""
-        self.act(self.state.undo())
+        self.act(self.state.labels.undo())
 
     def action_toggle_blind(self) -> None:
         """Blind mode on / off for the current labelling mode."""
@@ -308,16 +243,64 @@ class ReviewScreen(ReviewDialogs):
             except (OSError, ValueError) as error:
                 self.notify(f"Could not remember it: {error}", severity="warning", markup=False)
 
+    # ---- keys that open a dialog or another screen (ReviewDialogs) -------------------------
+
     def action_whole_text(self) -> None:
         """Show the item's texts (and the selected response) whole."""
-        from w2c_tui.tui.screens.full_text import FullTextDialog, whole_text
+        self.dialogs.whole_text()
 
-        detail = self.state.detail
-        if detail is None:
-            return
-        card = self.state.card
-        response = card.response.text if card and card.response and card.revealed else None
-        if card and card.response and not card.revealed:
-            response = card.response.text  # the response itself is never hidden, only its model
-        title = f"{self.state.title()} (Esc closes)"
-        self.app.push_screen(FullTextDialog(title, whole_text(detail.item, response)))
+    def action_filter(self) -> None:
+        """Open the filter dialog."""
+        self.dialogs.filter()
+
+    def action_search(self) -> None:
+        """Open the filter dialog with the cursor in the search box."""
+        self.dialogs.search()
+
+    def action_goto(self) -> None:
+        """Jump to an item by uuid; the filter is cleared when it hides the item."""
+        self.dialogs.goto()
+
+    def action_checklist(self) -> None:
+        """Toggle the QA flags of the current item (item QA)."""
+        self.dialogs.checklist()
+
+    def action_note(self) -> None:
+        """Edit the free-text note on the current item (item QA)."""
+        self.dialogs.note()
+
+    def action_switch_annotator(self) -> None:
+        """Label as someone else."""
+        self.dialogs.switch_annotator()
+
+    def action_datasets(self) -> None:
+        """Open the datasets screen."""
+        self.dialogs.datasets()
+
+    def action_agreement(self) -> None:
+        """Open the agreement and calibration dashboard for this dataset."""
+        self.dialogs.agreement()
+
+    def action_team(self) -> None:
+        """Team progress."""
+        self.dialogs.team()
+
+    def action_adjudicate(self) -> None:
+        """The adjudication queue."""
+        self.dialogs.adjudicate()
+
+    def action_runs(self) -> None:
+        """Open the runs panel."""
+        self.dialogs.runs()
+
+    def action_spot_check(self) -> None:
+        """Ask a model about the current item now."""
+        self.dialogs.spot_check()
+
+    def action_guidelines(self) -> None:
+        """Show or hide the dataset's labelling guidelines."""
+        self.dialogs.guidelines()
+
+    def action_help(self) -> None:
+        """Show every key."""
+        self.dialogs.help()

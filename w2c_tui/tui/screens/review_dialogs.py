@@ -1,15 +1,19 @@
-"""The review screen's dialogs and the screens it opens (a mixin of ReviewScreen)."""
+"""The review screen's dialogs and the screens it opens: an object the screen owns."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Any
 
+from textual.app import App
 from textual.screen import Screen
 
 from w2c_tui.domain.labels import Label as Behaviour
 from w2c_tui.domain.review import ItemFilter, ReviewMode
 from w2c_tui.domain.roles import LeadAction
 from w2c_tui.tui.review_state import Notice
+from w2c_tui.tui.review_views import ReviewController
+from w2c_tui.tui.screens.agreement_view import AgreementView
 from w2c_tui.tui.screens.checklist import ChecklistDialog
 from w2c_tui.tui.screens.dialogs import (
     AnnotatorSwitchDialog,
@@ -20,38 +24,43 @@ from w2c_tui.tui.screens.dialogs import (
 from w2c_tui.tui.widgets.guidelines import GuidelinesPanel
 from w2c_tui.tui.widgets.items_list import ItemsList
 
-if TYPE_CHECKING:
-    from w2c_tui.services import Services
-    from w2c_tui.tui.review_views import ReviewController
-    from w2c_tui.tui.screens.agreement import AgreementView
 
+class ReviewDialogs:
+    """The review screen's actions that open a dialog or another screen.
 
-class ReviewDialogs(Screen[None]):
-    """The review screen's actions that open a dialog or another screen (ReviewScreen's base)."""
+    The screen owns one and binds its keys to these methods; a dialog's outcome goes back
+    through `act` (tell, then repaint), `tell` (a notice only) and `render` (repaint only)."""
 
-    services: Services
-    state: ReviewController
-    spot_settings: object | None
-    agreement_views: dict[str, AgreementView]
-    """Where the dashboard was left, per dataset (coming back returns there)."""
+    def __init__(
+        self,
+        screen: Screen[None],
+        state: ReviewController,
+        *,
+        act: Callable[[Notice | None], None],
+        tell: Callable[[Notice | None], None],
+        render: Callable[[], None],
+    ) -> None:
+        self.screen = screen
+        self.state = state
+        self.services = state.services
+        self.act = act
+        self.tell = tell
+        self.render_all = render
+        self.spot_settings: object | None = None
+        """The last spot check's settings (a SpotSettings), offered again next time."""
+        self.agreement_views: dict[str, AgreementView] = {}
+        """Where the dashboard was left, per dataset (coming back returns there)."""
 
-    def act(self, notice: Notice | None) -> None:
-        """Tell, then repaint (ReviewScreen)."""
-        raise NotImplementedError
-
-    def tell(self, notice: Notice | None) -> None:
-        """Show a notice (ReviewScreen)."""
-        raise NotImplementedError
-
-    def render_all(self) -> None:
-        """Push the state to the widgets (ReviewScreen)."""
-        raise NotImplementedError
+    @property
+    def app(self) -> App[Any]:
+        """The running app (the screen's)."""
+        return self.screen.app
 
     def _ensure_qa(self) -> None:
         if self.state.mode is not ReviewMode.ITEM_QA:
             self.act(self.state.toggle_mode())
 
-    def action_filter(self, focus_search: bool = False) -> None:
+    def filter(self, focus_search: bool = False) -> None:
         """Open the filter dialog."""
         sources = self.services.review.sources(self.state.dataset)
         blind = self.state.is_blind
@@ -66,11 +75,11 @@ class ReviewDialogs(Screen[None]):
             FilterDialog(self.state.filter, sources, focus_search=focus_search, blind=blind), apply
         )
 
-    def action_search(self) -> None:
+    def search(self) -> None:
         """Open the filter dialog with the cursor in the search box."""
-        self.action_filter(focus_search=True)
+        self.filter(focus_search=True)
 
-    def action_goto(self) -> None:
+    def goto(self) -> None:
         """Jump to an item by uuid; the filter is cleared when it hides the item."""
 
         def jump(uuid: str | None) -> None:
@@ -88,7 +97,7 @@ class ReviewDialogs(Screen[None]):
         detail = self.state.detail
         return detail.qa.label if detail else None
 
-    def action_checklist(self) -> None:
+    def checklist(self) -> None:
         """Toggle the QA flags of the current item (item QA); 1–4 label it meanwhile."""
         if self.state.detail is None:
             return
@@ -98,12 +107,12 @@ class ReviewDialogs(Screen[None]):
         gold = None if self.state.gold_hidden else detail.item.gold  # blind: no gold, no order
 
         def commit(code: str, active: bool) -> None:
-            notice = self.state.set_flag(code, active)
+            notice = self.state.labels.set_flag(code, active)
             if notice is not None:
                 self.act(notice)
 
         def closed(_: None) -> None:
-            self.state.load()
+            self.state.cursor.load()
             self.render_all()
 
         self.app.push_screen(
@@ -111,7 +120,7 @@ class ReviewDialogs(Screen[None]):
             closed,
         )
 
-    def action_note(self) -> None:
+    def note(self) -> None:
         """Edit the free-text note on the current item (item QA); F1–F4 label it meanwhile."""
         if self.state.detail is None:
             return
@@ -121,7 +130,7 @@ class ReviewDialogs(Screen[None]):
 
         def save(text: str | None) -> None:
             if text is not None:
-                self.act(self.state.set_note(text))
+                self.act(self.state.labels.set_note(text))
 
         self.app.push_screen(NoteDialog(detail.qa.note, self._label_here), save)
 
@@ -133,10 +142,12 @@ class ReviewDialogs(Screen[None]):
             person, action, invited=bool(getattr(self.app, "invited", False))
         )
         if why is not None:
-            self.notify(why, title="A lead's work", severity="error", timeout=12, markup=False)
+            self.screen.notify(
+                why, title="A lead's work", severity="error", timeout=12, markup=False
+            )
         return why is not None
 
-    def action_switch_annotator(self) -> None:
+    def switch_annotator(self) -> None:
         """Label as someone else: pick an annotator of this database or type a new name."""
         if self.lead_refusal(LeadAction.LABEL_FOR_OTHERS):
             return
@@ -149,7 +160,7 @@ class ReviewDialogs(Screen[None]):
 
         self.app.push_screen(AnnotatorSwitchDialog(names, self.state.annotator), switch)
 
-    def action_datasets(self) -> None:
+    def datasets(self) -> None:
         """Open the datasets screen; choosing one switches to it."""
         from w2c_tui.tui.screens.datasets import DatasetsScreen
 
@@ -168,28 +179,28 @@ class ReviewDialogs(Screen[None]):
         state = self.state
         response = state.card.response.id if state.card and state.card.response else None
         state.reload(load=False)
-        if item_id is None or not state.go_to_item(item_id):
+        if item_id is None or not state.cursor.go_to_item(item_id):
             if item_id is not None:
-                state.filter = state.filter.cleared()
+                state.lens.filter = state.filter.cleared()
                 state.reload(keep_item=item_id)
             else:
                 state.load(response)
         self.render_all()
 
-    def action_agreement(self) -> None:
+    def agreement(self) -> None:
         """Open the agreement and calibration dashboard for this dataset, where you left it."""
-        from w2c_tui.tui.screens.agreement import AgreementScreen, AgreementView
+        from w2c_tui.tui.screens.agreement import AgreementScreen
 
         if (closed := self.state.closed_while_blind("The agreement dashboard")) is not None:
             self.tell(closed)
             return
-        self.state.saw_everything = True  # no later label on this dataset records `blind`
+        self.state.labels.saw_everything = True  # no later label on this dataset records `blind`
         view = self.agreement_views.setdefault(self.state.dataset, AgreementView())
         self.app.push_screen(
             AgreementScreen(self.services, self.state.dataset, view=view), self._back_to
         )
 
-    def action_team(self) -> None:
+    def team(self) -> None:
         """Team progress: each annotator's assigned / done / rate, complete units, human α."""
         from w2c_tui.tui.screens.team import TeamScreen
 
@@ -197,7 +208,7 @@ class ReviewDialogs(Screen[None]):
             TeamScreen(self.services, self.state.dataset), lambda _: self._back_to(None)
         )
 
-    def action_adjudicate(self) -> None:
+    def adjudicate(self) -> None:
         """The adjudication queue: units the humans disagree on, most split first."""
         from w2c_tui.tui.screens.adjudication import AdjudicationScreen
 
@@ -207,13 +218,13 @@ class ReviewDialogs(Screen[None]):
         if self.lead_refusal(LeadAction.ADJUDICATE):
             return
         person = getattr(self.app, "annotator", None) or self.state.annotator
-        self.state.saw_everything = True  # every human's label and gold of disputed units
+        self.state.labels.saw_everything = True  # every human's label and gold of disputed units
         self.app.push_screen(
             AdjudicationScreen(self.services, self.state.dataset, person),
             self._back_to,
         )
 
-    def action_runs(self) -> None:
+    def runs(self) -> None:
         """Open the runs panel; results land in this screen as they arrive."""
         from w2c_tui.tui.screens.runs import RunsScreen
 
@@ -221,7 +232,7 @@ class ReviewDialogs(Screen[None]):
             RunsScreen(self.services, self.state.dataset), lambda _: self._back_to(None)
         )
 
-    def action_spot_check(self) -> None:
+    def spot_check(self) -> None:
         """Ask a model about the current item now and see it beside your own label."""
         from w2c_tui.tui.cards import own_verdict
         from w2c_tui.tui.screens.spot_check import OwnLabels, SpotCheckDialog, SpotSettings
@@ -262,15 +273,15 @@ class ReviewDialogs(Screen[None]):
             keep,
         )
 
-    def action_guidelines(self) -> None:
+    def guidelines(self) -> None:
         """Show or hide the dataset's labelling guidelines beside the item."""
-        panel = self.query_one(GuidelinesPanel)
+        panel = self.screen.query_one(GuidelinesPanel)
         if panel.display:
             self._show_guidelines(False)
             return
         guideline = self.services.guidelines.latest(self.state.dataset)
         if guideline is None:
-            self.notify(
+            self.screen.notify(
                 f"No guidelines for {self.state.dataset} yet: "
                 f"`w2c guidelines set {self.state.dataset} FILE.md` adds them.",
                 severity="warning",
@@ -286,10 +297,10 @@ class ReviewDialogs(Screen[None]):
         guideline = self.services.guidelines.unseen(self.state.dataset, self.state.annotator)
         if guideline is None:
             return
-        self.query_one(GuidelinesPanel).show(guideline)
+        self.screen.query_one(GuidelinesPanel).show(guideline)
         self._show_guidelines(True)
         self.services.guidelines.mark_seen(self.state.annotator, guideline.id)
-        self.notify(
+        self.screen.notify(
             f"Labelling guidelines for {guideline.dataset}, version {guideline.version}. "
             "G hides them and shows them again.",
             title="Guidelines",
@@ -298,11 +309,25 @@ class ReviewDialogs(Screen[None]):
         )
 
     def _show_guidelines(self, on: bool) -> None:
-        self.query_one(GuidelinesPanel).display = on
-        self.query_one(ItemsList).display = not on
+        self.screen.query_one(GuidelinesPanel).display = on
+        self.screen.query_one(ItemsList).display = not on
 
-    def action_help(self) -> None:
+    def help(self) -> None:
         """Show every key."""
         from w2c_tui.tui.screens.help import HelpScreen
 
         self.app.push_screen(HelpScreen(getattr(self.app, "keymap", {})))
+
+    def whole_text(self) -> None:
+        """Show the item's texts (and the selected response) whole."""
+        from w2c_tui.tui.screens.full_text import FullTextDialog, whole_text
+
+        detail = self.state.detail
+        if detail is None:
+            return
+        card = self.state.card
+        response = card.response.text if card and card.response and card.revealed else None
+        if card and card.response and not card.revealed:
+            response = card.response.text  # the response itself is never hidden, only its model
+        title = f"{self.state.cursor.title()} (Esc closes)"
+        self.app.push_screen(FullTextDialog(title, whole_text(detail.item, response)))

@@ -12,7 +12,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from w2c_tui.io.numbers import STABILITY_HEADERS, f1, pct, stability_cells
+from w2c_tui.present.numbers import STABILITY_HEADERS, f1, pct, stability_cells
 
 if TYPE_CHECKING:
     from w2c_tui.domain.runs import RunInfo

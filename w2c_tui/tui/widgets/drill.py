@@ -12,7 +12,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from w2c_tui.domain.dashboard import DisagreementDoc, DrilldownDoc
-from w2c_tui.io.numbers import num as fmt
+from w2c_tui.present.numbers import num as fmt
 from w2c_tui.tui.dashboard.common import ABBREV, LABELS
 from w2c_tui.tui.dashboard.drill import per_class
 from w2c_tui.tui.plain import cells

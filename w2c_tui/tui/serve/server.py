@@ -1,46 +1,24 @@
-"""`w2c serve`'s web server: textual-serve's, letting in invited annotators only.
-
-What it adds to `textual_serve.server.Server` (docs/team.md, "Serving to browsers"):
-
-- **Invitations.** `GET /?token=T` checks T against the database (`w2c team invite`: only its
-  SHA-256 is stored), sets it as an HttpOnly, SameSite=Strict cookie and redirects to `/`, so
-  the token leaves the address bar and the history. Every page and websocket request checks
-  the cookie again (a revoked or expired invitation stops working at once); without one the
-  answer is 401 (no invitation) or 403 (an invitation that lets nobody in), and no app process
-  is started. Open sessions of a revoked invitation are closed within `WATCH_S` seconds.
-- **The person comes from the invitation.** Each session's app runs `w2c tui --invited` with
-  W2C_ANNOTATOR set to the invited name (in its environment, never asked, never typed);
-  `U`, `A` and the other lead's work need that person to be a lead.
-- **Origin.** The websocket is refused (403, before anything starts) unless its Origin is the
-  page's own origin (or `--public-url`'s): another web site open in the annotator's browser
-  cannot drive their session.
-- **A cap.** At most `max_sessions` apps at once; the page says so when the server is full.
-- **Air-gapped.** The page is ours (serve_page/index.html): textual-serve's JavaScript, its
-  xterm CSS and its bundled Roboto Mono, all from `/static`; nothing from the internet, which
-  the Content-Security-Policy also enforces.
-"""
+"""`w2c serve`'s web server: textual-serve's `Server` with invitations, an Origin check, a
+session cap and our page (the package docstring says what each adds)."""
 
 from __future__ import annotations
 
 import asyncio
 import html
 import logging
-import os
 import re
-import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import textual_serve.server
 from aiohttp import web
-from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
-if TYPE_CHECKING:
-    from w2c_tui.domain.roles import Invite
+from w2c_tui.domain.roles import Invite, InviteRefused
+from w2c_tui.tui.serve.pages import PAGE, full_page, page, secure_headers
+from w2c_tui.tui.serve.sessions import InvitedAppService, Session
 
 log = logging.getLogger("w2c-serve")
 
@@ -48,24 +26,9 @@ COOKIE = "w2c_invite"
 """The cookie holding the invitation token after the first page load."""
 WATCH_S = 3.0
 """How often open sessions' invitations are checked again (revoked or expired: closed)."""
-PAGE = Path(__file__).with_name("serve_page") / "index.html"
 STATIC = Path(textual_serve.server.__file__).parent / "static"
-SESSION_MB = 160
-"""About how much memory one session's app process takes, with room (measured: ~100 MB RSS on the
-demo; larger datasets cache more rows)."""
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
 TOKEN = re.compile(r"token=[^\s&\"']+")
-
-
-def default_max_sessions() -> int:
-    """How many apps this machine carries at once: 4 per CPU core, and no more than half of
-    its memory at `SESSION_MB` each (at least 2)."""
-    cores = os.cpu_count() or 2
-    try:
-        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):
-        memory = 4 * 1024**3
-    return max(2, min(4 * cores, int(memory * 0.5 / (SESSION_MB * 1024**2))))
 
 
 def is_local(host: str) -> bool:
@@ -81,56 +44,6 @@ class RedactTokens(logging.Filter):
         if "token=" in message:
             record.msg, record.args = TOKEN.sub("token=[redacted]", message), None
         return True
-
-
-class InvitedAppService(AppService):
-    """One session's app, started with its invited annotator in the environment."""
-
-    def __init__(self, annotator: str, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.annotator = annotator
-
-    def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
-        environment = super()._build_environment(width, height)
-        environment["W2C_ANNOTATOR"] = self.annotator
-        return environment
-
-
-@dataclass
-class Session:
-    """An open websocket and the invitation that let it in."""
-
-    invite_id: int
-    annotator: str
-    websocket: web.WebSocketResponse
-    key: str = field(default_factory=lambda: secrets.token_hex(8))
-
-
-def page(title: str, message: str, status: int) -> web.Response:
-    """A small self-contained HTML page (no script, no external asset)."""
-    body = (
-        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
-        f"<title>{html.escape(title)}</title><style>body{{background:#0c181f;color:#eee;"
-        "font-family:monospace;max-width:46em;margin:4em auto;line-height:1.5}</style>"
-        f"</head><body><h1>{html.escape(title)}</h1><p>{html.escape(message)}</p></body></html>"
-    )
-    response = web.Response(text=body, status=status, content_type="text/html")
-    secure_headers(response)
-    return response
-
-
-def secure_headers(response: web.StreamResponse, connect: str = "") -> None:
-    """No framing (a foreign page cannot overlay the app and catch keys), no referrer (the
-    first URL carries the token), nothing cached, and assets from this server only."""
-    response.headers["Content-Security-Policy"] = (
-        "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-        f"connect-src 'self' {connect}; frame-ancestors 'none'; base-uri 'none'; "
-        "form-action 'self'"
-    ).replace("  ", " ")
-    response.headers["X-Frame-Options"] = "DENY"
-    response.headers["Referrer-Policy"] = "no-referrer"
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    response.headers["Cache-Control"] = "no-store"
 
 
 class InvitedServer(Server):
@@ -203,8 +116,6 @@ class InvitedServer(Server):
     # -- who is asking ------------------------------------------------------------------
     async def invited(self, token: str | None) -> tuple[Invite | None, str]:
         """The invitation `token` opens (None, with why not)."""
-        from w2c_tui.domain.roles import InviteRefused
-
         if not token:
             return None, ""
         try:
@@ -351,16 +262,6 @@ class InvitedServer(Server):
         return await self.handle_download(request)
 
 
-def full_page(limit: int) -> web.Response:
-    return page(
-        "The server is full",
-        f"{limit} sessions are open, the most this server runs at once. Close another tab or "
-        "try again in a minute (a lead can raise `w2c serve --max-sessions`).",
-        503,
-    )
-
-
-def _now(invite: Invite) -> Any:
-    from datetime import datetime
-
+def _now(invite: Invite) -> datetime:
+    """Now, in the invitation's time zone."""
     return datetime.now(invite.expires_at.tzinfo)
