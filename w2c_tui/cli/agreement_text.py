@@ -9,6 +9,7 @@ from rich.text import Text
 
 from w2c_tui.cli.context import console as make_console
 from w2c_tui.domain.dashboard import JudgesDoc
+from w2c_tui.domain.pooled import PooledDoc
 from w2c_tui.io.numbers import estimate_text, f1
 
 
@@ -21,12 +22,12 @@ def print_judges(doc: JudgesDoc) -> None:
     """The humans' reliability, then each automated rater's decision and numbers."""
     console = make_console()
     meta = doc.meta
-    c = meta["consensus"]
+    c = meta.consensus
     console.print(
         Text(
-            f"{meta['dataset']}: {meta['n_units']} units ({meta['unit_kind']}); human reference "
-            f"on {c['n']} units ({c['adjudicated']} adjudicated, {c['majority']} by majority); "
-            f"95% intervals, bootstrap B={meta['bootstrap']['B']} seed={meta['bootstrap']['seed']}",
+            f"{meta.dataset}: {meta.n_units} units ({meta.unit_kind}); human reference "
+            f"on {c.n} units ({c.adjudicated} adjudicated, {c.majority} by majority); "
+            f"95% intervals, bootstrap B={meta.bootstrap.B} seed={meta.bootstrap.seed}",
             style="bold",
         )
     )
@@ -79,22 +80,27 @@ def print_judges(doc: JudgesDoc) -> None:
         console.print(by)
 
 
-def print_pooled(doc: dict[str, Any]) -> None:
+def print_pooled(doc: PooledDoc) -> None:
     """Every rater in one table: α, Fleiss κ, AC1, % agreement; pairs; categories."""
     console = make_console()
-    boot = doc.get("bootstrap", {})
+    boot = doc.bootstrap
     head = Table(
         "statistic",
         "value [95% CI]",
-        title=f"{doc['n_items']} units, "
-        f"{doc['n_raters']} raters, categories: {', '.join(doc['categories'])}; "
-        f"bootstrap B={boot.get('B')} seed={boot.get('seed')}",
+        title=f"{doc.n_items} units, "
+        f"{doc.n_raters} raters, categories: {', '.join(doc.categories)}; "
+        f"bootstrap B={boot.B} seed={boot.seed}",
     )
-    for key in ("krippendorff_alpha", "fleiss_kappa", "gwet_ac1", "percent_agreement"):
-        head.add_row(key, est(doc[key]))
+    for key, value in (
+        ("krippendorff_alpha", doc.krippendorff_alpha),
+        ("fleiss_kappa", doc.fleiss_kappa),
+        ("gwet_ac1", doc.gwet_ac1),
+        ("percent_agreement", doc.percent_agreement),
+    ):
+        head.add_row(key, est(value))
     console.print(head)
     pairs = Table("a", "b", "n", "Cohen κ", "percent agreement", title="pairs (on their overlap)")
-    for pair in doc["pairwise"]:
+    for pair in doc.pairwise:
         pairs.add_row(
             pair["a"],
             pair["b"],
@@ -104,6 +110,6 @@ def print_pooled(doc: dict[str, Any]) -> None:
         )
     console.print(pairs)
     per = Table("category", "specific agreement", "α one-vs-rest", title="per category")
-    for category, values in doc["per_category"].items():
-        per.add_row(category, est(values["specific_agreement"]), est(values["alpha"]))
+    for category, values in doc.per_category.items():
+        per.add_row(category, est(values.specific_agreement), est(values.alpha))
     console.print(per)

@@ -72,17 +72,17 @@ def metrics(
             {
                 "dataset": name,
                 "against": ref.value,
-                "reference": reference,
+                "reference": reference.to_json(),
                 "invalid_mode": mode.value,
                 "raters": [r.as_json() for r in rows],
             }
         )
         return
     against_text = ref.value
-    if "adjudicated" in reference:
+    if reference.adjudicated is not None:
         against_text += (
-            f" ({reference['n']} units: {reference['adjudicated']} adjudicated, "
-            f"{reference['majority']} by majority)"
+            f" ({reference.n} units: {reference.adjudicated} adjudicated, "
+            f"{reference.majority} by majority)"
         )
     _print(name, against_text, rows, confusion)
 

@@ -3,8 +3,11 @@ distributions and the humans' own reliability (see domain.dashboard); and its en
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import NotRequired, TypedDict
+
+from w2c_tui.domain.jsondoc import OMIT_NONE, JsonDoc
 
 
 class EstimateDoc(TypedDict):
@@ -22,7 +25,8 @@ def undefined(reason: str, n: int = 0) -> EstimateDoc:
     return {"value": None, "ci": None, "n": n, "reason": reason, "degenerate": 0}
 
 
-class ConsensusDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class ConsensusDoc(JsonDoc):
     """How the human reference of each unit was found."""
 
     n: int
@@ -32,7 +36,31 @@ class ConsensusDoc(TypedDict):
     majority: int
 
 
-class BootstrapDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class ReferenceDoc(JsonDoc):
+    """What a rater is scored against (`w2c metrics`): how many units have a reference and,
+    against the humans, how the consensus was found (None against gold: not written)."""
+
+    n: int
+    ties_excluded: int | None = field(default=None, metadata=OMIT_NONE)
+    too_few_humans: int | None = field(default=None, metadata=OMIT_NONE)
+    adjudicated: int | None = field(default=None, metadata=OMIT_NONE)
+    majority: int | None = field(default=None, metadata=OMIT_NONE)
+
+    @classmethod
+    def of(cls, consensus: ConsensusDoc) -> ReferenceDoc:
+        """The reference of the human consensus."""
+        return cls(
+            n=consensus.n,
+            ties_excluded=consensus.ties_excluded,
+            too_few_humans=consensus.too_few_humans,
+            adjudicated=consensus.adjudicated,
+            majority=consensus.majority,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class BootstrapDoc(JsonDoc):
     """The resampling behind every interval."""
 
     B: int
@@ -40,7 +68,8 @@ class BootstrapDoc(TypedDict):
     level: float
 
 
-class MetaDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class MetaDoc(JsonDoc):
     """What the document was computed on."""
 
     dataset: str
@@ -48,14 +77,13 @@ class MetaDoc(TypedDict):
     source_path: str | None
     unit_kind: str
     n_units: int
-    raters: list[str]
+    raters: tuple[str, ...]
     bootstrap: BootstrapDoc
     min_humans: int
     invalid_mode: str
     consensus: ConsensusDoc
     generated_at: str
     w2c_tui: str
-    slice: NotRequired[str | None]
 
 
 class RaterCoverageDoc(TypedDict):

@@ -7,6 +7,7 @@ calibration); each lives in services/dashboard/. The document is typed (domain.d
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import cast
@@ -16,14 +17,17 @@ from w2c_tui.db.store import Store
 from w2c_tui.domain.dashboard import (
     Against,
     AutomatedDoc,
+    BootstrapDoc,
     DashboardDoc,
     JudgesDoc,
+    MetaDoc,
     MetricsDoc,
     PairDoc,
     SliceBy,
 )
 from w2c_tui.domain.errors import NotFoundError
 from w2c_tui.domain.labels import InvalidMode, RaterKind
+from w2c_tui.domain.pooled import PooledDoc
 from w2c_tui.domain.review import UnitKind
 from w2c_tui.io.ratings import read_ratings
 from w2c_tui.services.consensus import consensus
@@ -69,7 +73,7 @@ class AgreementService:
         bootstrap: int = 1000,
         seed: int = 0,
         invalid_mode: InvalidMode | str = InvalidMode.MISSING,
-    ) -> dict[str, object]:
+    ) -> PooledDoc:
         """The pooled document (`w2c agreement --pooled --json`): every chosen rater in one
         table — α, Fleiss κ, AC1, % agreement, each pair, each category."""
         invalid_mode = InvalidMode(invalid_mode)
@@ -78,12 +82,14 @@ class AgreementService:
         doc = agreement_summary(
             table_of(readings, chosen, invalid_mode), bootstrap=bootstrap, seed=seed
         )
-        doc["dataset"] = dataset
-        doc["unit_kind"] = kind.value
-        doc["raters"] = chosen
-        doc["invalid_mode"] = invalid_mode.value
-        doc["reveal"] = reveal_effects(self._store, dataset, readings)
-        return doc
+        return replace(
+            PooledDoc.of(doc),
+            dataset=dataset,
+            unit_kind=kind.value,
+            raters=tuple(chosen),
+            invalid_mode=invalid_mode.value,
+            reveal=reveal_effects(self._store, dataset, readings),
+        )
 
     def judges(
         self,
@@ -111,12 +117,11 @@ class AgreementService:
         )
 
     @staticmethod
-    def summary_file(path: Path, *, bootstrap: int = 1000, seed: int = 0) -> dict[str, object]:
+    def summary_file(path: Path, *, bootstrap: int = 1000, seed: int = 0) -> PooledDoc:
         """Agreement of any long-format ratings table (CSV / JSONL: item, rater, label)."""
         rows = read_ratings(path)
         doc = agreement_summary(RatingTable.from_long(rows), bootstrap=bootstrap, seed=seed)
-        doc["source"] = str(path)
-        return doc
+        return replace(PooledDoc.of(doc), source=str(path))
 
     def _choose(self, readings: Readings, raters: list[str] | None) -> list[str]:
         if not raters:
@@ -165,35 +170,34 @@ class AgreementService:
             for key in automated
         ]
         pooled = agreement_summary(table_of(readings, chosen, mode), bootstrap=0)
-        doc: DashboardDoc = {
-            "meta": {
-                "dataset": dataset,
-                "sha256": facts.sha256 if facts else None,
-                "source_path": facts.source_path if facts else None,
-                "unit_kind": kind.value,
-                "n_units": len(readings.units),
-                "raters": chosen,
-                "bootstrap": {"B": bootstrap, "seed": seed, "level": 0.95},
-                "min_humans": min_humans,
-                "invalid_mode": mode.value,
-                "consensus": agreed.as_json(),
-                "generated_at": datetime.now(UTC).isoformat(timespec="seconds"),
-                "w2c_tui": __version__,
-            },
-            "coverage": coverage(readings, chosen, mode),
-            "distributions": distributions(readings, chosen, humans, ref),
-            "humans": human_doc,
-            "automated": rows,
-            "drilldown": drills,
-            "pairwise": cast(list[PairDoc], pooled["pairwise"]),
-            "metrics": [
+
+        return DashboardDoc(
+            meta=MetaDoc(
+                dataset=dataset,
+                sha256=facts.sha256 if facts else None,
+                source_path=facts.source_path if facts else None,
+                unit_kind=kind.value,
+                n_units=len(readings.units),
+                raters=tuple(chosen),
+                bootstrap=BootstrapDoc(B=bootstrap, seed=seed, level=0.95),
+                min_humans=min_humans,
+                invalid_mode=mode.value,
+                consensus=agreed.as_json(),
+                generated_at=datetime.now(UTC).isoformat(timespec="seconds"),
+                w2c_tui=__version__,
+            ),
+            coverage=coverage(readings, chosen, mode),
+            distributions=distributions(readings, chosen, humans, ref),
+            humans=human_doc,
+            automated=tuple(rows),
+            drilldown=drills,
+            pairwise=tuple(cast(list[PairDoc], pooled["pairwise"])),
+            metrics=tuple(
                 m for key in automated for m in _metrics_rows(readings, readings.rater(key), mode)
-            ],
-            "reveal": reveal_effects(self._store, dataset, readings),
-        }
-        if by is not None:
-            doc["slices"] = slices(readings, by, automated, ref, mode, **opts)
-        return doc
+            ),
+            reveal=reveal_effects(self._store, dataset, readings),
+            slices=slices(readings, by, automated, ref, mode, **opts) if by is not None else None,
+        )
 
 
 def _metrics_rows(readings: Readings, rater: RaterInfo, mode: InvalidMode) -> list[MetricsDoc]:

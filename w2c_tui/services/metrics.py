@@ -12,6 +12,7 @@ from w2c_tui.domain.dashboard import (
     Against,
     CalibrationDoc,
     CalibrationFigures,
+    ReferenceDoc,
     SliceBy,
     StabilityDoc,
 )
@@ -220,13 +221,13 @@ class MetricsService:
             self._store.ratings.items(dataset), self._store.ratings.ratings(dataset), kind
         )
 
-    def reference(self, dataset: str, against: Against, min_humans: int = 1) -> dict[str, Any]:
+    def reference(self, dataset: str, against: Against, min_humans: int = 1) -> ReferenceDoc:
         """How many units have a reference, and (against humans) how many came from
         adjudication rather than the majority."""
         readings = self.readings(dataset)
         if against is Against.GOLD:
-            return {"n": sum(1 for u in readings.units if u.gold is not None)}
-        return dict(consensus(readings, min_humans).as_json())
+            return ReferenceDoc(n=sum(1 for u in readings.units if u.gold is not None))
+        return ReferenceDoc.of(consensus(readings, min_humans).as_json())
 
     @staticmethod
     def _chosen(readings: Readings, raters: list[str] | None, against: Against) -> list[RaterInfo]:

@@ -13,32 +13,32 @@ LABELS = ["direct", "tool_call", "request_for_info", "cannot_answer"]
 
 def data(dash: DashboardDoc) -> Section:
     """The data, the references and the resampling behind every number."""
-    meta = dash["meta"]
-    c = meta["consensus"]
-    units = "one per item and target model" if meta["unit_kind"] == "behaviour" else "one per item"
+    meta = dash.meta
+    c = meta.consensus
+    units = "one per item and target model" if meta.unit_kind == "behaviour" else "one per item"
     return Section(
         "Data this report was computed on",
         [
-            f"Dataset **{meta['dataset']}** (sha256 {meta['sha256'] or '—'}, imported from "
-            f"{meta['source_path'] or '—'}); {meta['n_units']} units ({meta['unit_kind']}: "
+            f"Dataset **{meta.dataset}** (sha256 {meta.sha256 or '—'}, imported from "
+            f"{meta.source_path or '—'}); {meta.n_units} units ({meta.unit_kind}: "
             f"{units}).",
-            f"Raters: {', '.join(meta['raters']) or 'none'}.",
-            f"Human reference on {c['n']} units: {c['adjudicated']} from adjudication (an "
-            f"adjudicated label takes precedence over the majority), {c['majority']} by majority "
-            f"of ≥{meta['min_humans']} human label(s); {c['ties_excluded']} ties excluded, "
-            f"{c['too_few_humans']} with too few humans.",
-            f"Invalid (unparsable) outputs counted as **{meta['invalid_mode']}**; missing and "
+            f"Raters: {', '.join(meta.raters) or 'none'}.",
+            f"Human reference on {c.n} units: {c.adjudicated} from adjudication (an "
+            f"adjudicated label takes precedence over the majority), {c.majority} by majority "
+            f"of ≥{meta.min_humans} human label(s); {c.ties_excluded} ties excluded, "
+            f"{c.too_few_humans} with too few humans.",
+            f"Invalid (unparsable) outputs counted as **{meta.invalid_mode}**; missing and "
             "invalid are never a class.",
-            f"95% percentile intervals from a unit bootstrap, B = {meta['bootstrap']['B']}, seed "
-            f"{meta['bootstrap']['seed']}. Scales: κ, α and AC1 in [−1, 1]; F1 ×100; shares in "
-            f"%. Computed {meta['generated_at']} by w2c-tui {meta['w2c_tui']}.",
+            f"95% percentile intervals from a unit bootstrap, B = {meta.bootstrap.B}, seed "
+            f"{meta.bootstrap.seed}. Scales: κ, α and AC1 in [−1, 1]; F1 ×100; shares in "
+            f"%. Computed {meta.generated_at} by w2c-tui {meta.w2c_tui}.",
         ],
     )
 
 
 def coverage(dash: DashboardDoc) -> Section:
     """Panel A: who rated what; the units each pair shares."""
-    cov = dash["coverage"]
+    cov = dash.coverage
     overlap = cov["overlap"]
     return Section(
         "A · Coverage and overlap",
@@ -86,7 +86,7 @@ def coverage(dash: DashboardDoc) -> Section:
 
 def distributions(dash: DashboardDoc) -> Section:
     """Panel B: label counts; marginal homogeneity against the consensus."""
-    dist = dash["distributions"]
+    dist = dash.distributions
     rows = [
         [
             k,
@@ -122,7 +122,7 @@ def distributions(dash: DashboardDoc) -> Section:
 
 def humans(dash: DashboardDoc) -> Section:
     """Panel C: the humans' own reliability, with its chart."""
-    h = dash["humans"]
+    h = dash.humans
     title = "C · Human reliability (the ceiling)"
     if "reason" in h:
         return Section(title, [f"Not defined: {h['reason']}."])
@@ -169,7 +169,7 @@ def humans(dash: DashboardDoc) -> Section:
 
 def reveal(dash: DashboardDoc) -> Section:
     """What the reveal did to labels: flips, agreement with each rater before and after."""
-    doc = dash["reveal"]
+    doc = dash.reveal
     rows = [
         [
             row["annotator"],

@@ -20,7 +20,7 @@ def calibration(dash: DashboardDoc) -> Section:
     """Panel F: calibration of log-prob scorers, one reliability diagram each."""
     section = Section("F · Calibration of log-prob scorers (against gold)")
     rows = []
-    for m in dash["metrics"]:
+    for m in dash.metrics:
         cal = m["calibration"]
         if not cal:
             continue
@@ -74,13 +74,13 @@ def metrics(dash: DashboardDoc) -> list[Section]:
                             *metrics_cells(m),
                             f1(m["macro_f1_4"]),
                         ]
-                        for m in dash["metrics"]
+                        for m in dash.metrics
                     ],
                 )
             ],
         )
     ]
-    stable = [m for m in dash["metrics"] if m["stability"]]
+    stable = [m for m in dash.metrics if m["stability"]]
     if stable:
         out.append(
             Section(
@@ -110,7 +110,7 @@ def metrics(dash: DashboardDoc) -> list[Section]:
 
 def slices(dash: DashboardDoc) -> list[Section]:
     """Each automated rater on each slice of the units (with `--by`)."""
-    doc = dash.get("slices")
+    doc = dash.slices
     if doc is None:
         return []
     rows = [

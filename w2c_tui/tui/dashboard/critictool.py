@@ -61,7 +61,7 @@ def label_agreement(entry: CriticEntryDoc) -> list[RenderableType]:
 def critictool(document: DashboardDoc) -> RenderableType | None:
     """One table per setting, then the overall scores; None when the dashboard's dataset is not
     a CriticTool dataset."""
-    entry = document.get("critictool")
+    entry = document.critictool
     if entry is None:
         return None
     if "metrics" not in entry:

@@ -3,6 +3,8 @@ rule and the evidence, then the numbers behind it (panel D)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.console import Group, RenderableType
 from rich.text import Text
 
@@ -23,10 +25,10 @@ STYLE = {
 
 def judges(dash: DashboardDoc) -> RenderableType:
     """Decisions first, then the comparison tables (raters as R1, R2, … with a legend)."""
-    rows = dash["automated"]
+    rows = dash.automated
     if not rows:
         return Text("No judge or scorer readings in this dataset yet.", style="italic")
-    legend = Legend(dash["meta"]["raters"])
+    legend = Legend(dash.meta.raters)
     parts: list[RenderableType] = [Text("Can this rater stand in for a human?", style="bold")]
     for row in rows:
         parts.append(_decision(row, legend))
@@ -64,7 +66,7 @@ def _decision(row: AutomatedDoc, legend: Legend) -> RenderableType:
     return Group(*lines)
 
 
-def _consensus_table(rows: list[AutomatedDoc], legend: Legend) -> RenderableType:
+def _consensus_table(rows: Sequence[AutomatedDoc], legend: Legend) -> RenderableType:
     t = table(
         "",
         "n",
@@ -114,7 +116,7 @@ def _consensus_table(rows: list[AutomatedDoc], legend: Legend) -> RenderableType
     return Group(t, *notes)
 
 
-def _ceiling_table(rows: list[AutomatedDoc], legend: Legend) -> RenderableType:
+def _ceiling_table(rows: Sequence[AutomatedDoc], legend: Legend) -> RenderableType:
     t = table(
         "",
         "κ(J,H)",

@@ -22,7 +22,7 @@ from w2c_tui.tui.widgets.charts import bar
 def calibration(dash: DashboardDoc) -> RenderableType:
     """Panel F: probabilistic calibration of log-prob scorers (against gold)."""
     parts: list[RenderableType] = []
-    for row in dash["metrics"]:
+    for row in dash.metrics:
         cal = row["calibration"]
         if not cal:
             continue
@@ -69,9 +69,9 @@ def calibration(dash: DashboardDoc) -> RenderableType:
 
 def metrics(dash: DashboardDoc) -> RenderableType:
     """When2Call metrics against gold, then stability over repeats."""
-    if not dash["metrics"]:
+    if not dash.metrics:
         return Text("No rater readings with a gold label.", style="italic")
-    legend = Legend(dash["meta"]["raters"])
+    legend = Legend(dash.meta.raters)
     t = table(
         "",
         "model",
@@ -81,7 +81,7 @@ def metrics(dash: DashboardDoc) -> RenderableType:
         title="When2Call metrics against gold (macro-F1: reference-compatible, over the "
         "labels present; F1 4: over the four labels; F1 ¬DA: without direct)",
     )
-    for m in dash["metrics"]:
+    for m in dash.metrics:
         t.add_row(
             *cells(
                 legend.short(m["rater"]),
@@ -92,7 +92,7 @@ def metrics(dash: DashboardDoc) -> RenderableType:
             )
         )
     parts: list[RenderableType] = [t]
-    stable = [m for m in dash["metrics"] if m["stability"]]
+    stable = [m for m in dash.metrics if m["stability"]]
     if stable:
         s = table(
             "",

@@ -16,23 +16,23 @@ from w2c_tui.tui.widgets.charts import interval_bar
 
 def headline(dash: DashboardDoc) -> Text:
     """What the document was computed on, in words."""
-    meta = dash["meta"]
-    c = meta["consensus"]
+    meta = dash.meta
+    c = meta.consensus
     return Text(
-        f"{meta['dataset']}: {meta['n_units']} units ({meta['unit_kind']}), "
-        f"{len(meta['raters'])} raters. Human reference on {c['n']} units: {c['adjudicated']} "
-        f"adjudicated, {c['majority']} by majority of ≥{meta['min_humans']} human(s), "
-        f"{c['ties_excluded']} ties excluded. Invalid outputs counted as "
-        f"{meta['invalid_mode']}. Intervals: 95%, unit bootstrap B={meta['bootstrap']['B']} "
-        f"seed={meta['bootstrap']['seed']}.",
+        f"{meta.dataset}: {meta.n_units} units ({meta.unit_kind}), "
+        f"{len(meta.raters)} raters. Human reference on {c.n} units: {c.adjudicated} "
+        f"adjudicated, {c.majority} by majority of ≥{meta.min_humans} human(s), "
+        f"{c.ties_excluded} ties excluded. Invalid outputs counted as "
+        f"{meta.invalid_mode}. Intervals: 95%, unit bootstrap B={meta.bootstrap.B} "
+        f"seed={meta.bootstrap.seed}.",
         style="dim",
     )
 
 
 def overview(dash: DashboardDoc) -> RenderableType:
     """Panels A, B, C and the reveal effects."""
-    legend = Legend(dash["meta"]["raters"])
-    cov = dash["coverage"]
+    legend = Legend(dash.meta.raters)
+    cov = dash.coverage
     a = table(
         "",
         "rater",
@@ -74,7 +74,7 @@ def overview(dash: DashboardDoc) -> RenderableType:
                 ],
             )
         )
-    dist = dash["distributions"]
+    dist = dash.distributions
     b = table("", "n", *[ABBREV[c] for c in LABELS], "invalid", title="B · label distributions")
     for name, counts in [
         *[(legend.short(k), v) for k, v in dist["raters"].items()],
@@ -114,9 +114,9 @@ def overview(dash: DashboardDoc) -> RenderableType:
         b,
         Text(LABEL_LEGEND, style="dim"),
         homog,
-        humans(dash["humans"], legend),
+        humans(dash.humans, legend),
         Text(""),
-        reveal(dash["reveal"]),
+        reveal(dash.reveal),
     )
 
 

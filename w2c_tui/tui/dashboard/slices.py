@@ -14,13 +14,13 @@ from w2c_tui.tui.plain import cells
 
 def slices(dash: DashboardDoc) -> RenderableType:
     """One table: slice, n, then per rater κ vs consensus and macro-F1 / accuracy vs gold."""
-    doc = dash.get("slices")
+    doc = dash.slices
     if doc is None:
         return Text(
             "No slices: s cycles gold class → tool count (0 / 1 / 2+) → source → model.",
             style="italic",
         )
-    legend = Legend(dash["meta"]["raters"])
+    legend = Legend(dash.meta.raters)
     t = table(
         f"{doc['by']}",
         "units",

@@ -3,6 +3,7 @@ agreement, and the units of a chosen cell (Enter opens one on the review screen)
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from textual import on
@@ -54,7 +55,7 @@ class DrillDown(Vertical):
         yield DataTable(id="drill-units", cursor_type="row")
 
     def show(
-        self, drills: dict[str, DrilldownDoc], rater: str | None, cell: tuple[int, int] | None
+        self, drills: Mapping[str, DrilldownDoc], rater: str | None, cell: tuple[int, int] | None
     ) -> None:
         """Fill the pane for `rater` (the first one when None) and select `cell`."""
         self._drills = drills
