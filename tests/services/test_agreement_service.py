@@ -39,7 +39,7 @@ def annotated(demo: Services) -> Services:
 
 def test_dashboard_panels(annotated: Services) -> None:
     dash = annotated.agreement.dashboard("demo", bootstrap=200, seed=1)
-    json.dumps(dash)  # plain JSON all the way down
+    json.dumps(dash.to_json())  # plain JSON all the way down
     assert dash.meta.n_units == 60
     assert dash.coverage["overlap"]["labelled"][0][0] == 60
     humans = dash.humans

@@ -49,7 +49,7 @@ async def test_metrics_tab_shows_critictool_metrics(
         screen = app.screen
         assert isinstance(screen, AgreementScreen) and screen.document is not None
         entry = screen.document.critictool
-        assert entry is not None and "metrics" in entry
+        assert entry is not None and entry.metrics is not None
         await pilot.press("5")
         assert screen.query_one(TabbedContent).active == "tab-metrics"
         console = Console(width=160, record=True, file=io.StringIO())

@@ -41,7 +41,7 @@ def metrics(
             dataset, run_id=run, target_model=target_model, similarity_model=model
         )
     if json_out:
-        print_json(doc.as_json())
+        print_json(doc.to_json())
         return
     from rich.table import Table
 
