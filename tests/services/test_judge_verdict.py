@@ -116,9 +116,9 @@ def test_verdict_advice_and_slices_with_three_humans(demo: Services) -> None:
     assert advice["more_for_005"] == max(0, math.ceil(n * (half / 0.05) ** 2) - n)
     assert advice["more_for_005"] >= advice["more_for_010"] >= 0
     assert dash.slices is not None
-    parts = {s["name"]: s for s in dash.slices["slices"]}
+    parts = {s.name: s for s in dash.slices.slices}
     assert set(parts) <= {"0 tools", "1 tool", "2+ tools"}
-    assert sum(p["n_units"] for p in parts.values()) == dash.meta.n_units
+    assert sum(p.n_units for p in parts.values()) == dash.meta.n_units
     norm = next(r for r in dash.automated if r["key"].endswith(":norm"))
     assert norm["macro_f1"] is not None  # the length-normalised reading has its own F1
 
@@ -148,14 +148,14 @@ def test_metrics_slices_match_the_dashboards(demo: Services, by: SliceBy) -> Non
     parts = demo.metrics.sliced("demo", by)
     dash = demo.agreement.dashboard("demo", bootstrap=20, by=by)
     assert dash.slices is not None
-    tab = dash.slices["slices"]
-    assert [(name, n) for name, n, _ in parts] == [(s["name"], s["n_units"]) for s in tab]
+    tab = dash.slices.slices
+    assert [(name, n) for name, n, _ in parts] == [(s.name, s.n_units) for s in tab]
     assert sum(n for _, n, _ in parts) == dash.meta.n_units
     checked = 0
     for (_, _, rows), part in zip(parts, tab, strict=True):
         scored = {row.rater.key: row.metrics.n_scored for row in rows}
-        for row in part["rows"]:
-            if row["n_gold"] and row["rater"] in scored:  # metrics leaves out the :norm readings
-                assert scored[row["rater"]] == row["n_gold"]
+        for row in part.rows:
+            if row.n_gold and row.rater in scored:  # metrics leaves out the :norm readings
+                assert scored[row.rater] == row.n_gold
                 checked += 1
     assert checked

@@ -45,10 +45,10 @@ def test_post_reveal_flips_and_agreement_before_and_after(demo: Services) -> Non
     summary = demo.agreement.summary("demo", bootstrap=0)
     reveal = summary.reveal
     assert reveal is not None
-    [alice] = reveal["annotators"]
-    assert (alice["first_labels_blind"], alice["post_reveal_flips"]) == (1, 1)
-    versus = next(v for v in alice["versus"] if v["rater"].startswith("judge:"))
-    assert (versus["n"], versus["agreement_pre_reveal"], versus["agreement_current"]) == (1, 0, 1)
+    [alice] = reveal.annotators
+    assert (alice.first_labels_blind, alice.post_reveal_flips) == (1, 1)
+    versus = next(v for v in alice.versus if v.rater.startswith("judge:"))
+    assert (versus.n, versus.agreement_pre_reveal, versus.agreement_current) == (1, 0, 1)
     history = demo.store.team.history("demo")
     assert [e.seen for e in history] == [Seen.BLIND, Seen.REVEALED]
 

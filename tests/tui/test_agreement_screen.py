@@ -106,7 +106,8 @@ async def test_coming_back_returns_to_where_you_were(demo: Services, wait_review
         await pilot.press("s")  # slices by gold class
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert again.document is not None and again.document.slices["by"] == "gold"
+        doc = again.document
+        assert doc is not None and doc.slices is not None and doc.slices.by == "gold"
 
 
 def test_no_number_is_cut_at_100_columns(demo: Services) -> None:

@@ -67,15 +67,15 @@ def print_judges(doc: JudgesDoc) -> None:
     console.print(Text(f"rule: {judges[0]['verdict']['rule']}", style="dim"))
     slices = doc.slices
     if slices:
-        by = Table(slices["by"], "units", "rater", "κ vs consensus", "macro-F1 ×100 vs gold")
-        for part in slices["slices"]:
-            for line in part["rows"]:
+        by = Table(slices.by, "units", "rater", "κ vs consensus", "macro-F1 ×100 vs gold")
+        for part in slices.slices:
+            for line in part.rows:
                 by.add_row(
-                    part["name"],
-                    str(part["n_units"]),
-                    line["rater"],
-                    est(line["cohen_kappa"]),
-                    f1(line["macro_f1"]),
+                    part.name,
+                    str(part.n_units),
+                    line.rater,
+                    est(line.cohen_kappa),
+                    f1(line.macro_f1),
                 )
         console.print(by)
 

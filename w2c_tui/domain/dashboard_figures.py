@@ -3,9 +3,11 @@ slices (see domain.dashboard)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import NotRequired, TypedDict
 
 from w2c_tui.domain.dashboard_core import EstimateDoc
+from w2c_tui.domain.jsondoc import JsonDoc
 
 
 class ReliabilityBinDoc(TypedDict):
@@ -104,7 +106,8 @@ class MetricsDoc(TypedDict):
     stability: StabilityDoc | None
 
 
-class RevealVersusDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class RevealVersusDoc(JsonDoc):
     """An annotator's agreement with one automated rater before and after the reveal."""
 
     rater: str
@@ -115,7 +118,8 @@ class RevealVersusDoc(TypedDict):
     kappa_current: EstimateDoc
 
 
-class RevealAnnotatorDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class RevealAnnotatorDoc(JsonDoc):
     """What the reveal did to one annotator's labels."""
 
     annotator: str
@@ -124,18 +128,20 @@ class RevealAnnotatorDoc(TypedDict):
     post_reveal_flips: int
     units_flipped: int
     flip_rate: float | None
-    versus: list[RevealVersusDoc]
+    versus: tuple[RevealVersusDoc, ...]
 
 
-class RevealDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class RevealDoc(JsonDoc):
     """Post-reveal flips and pre- vs post-reveal agreement, per annotator."""
 
     unit_kind: str
     definition: str
-    annotators: list[RevealAnnotatorDoc]
+    annotators: tuple[RevealAnnotatorDoc, ...]
 
 
-class SliceRowDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class SliceRowDoc(JsonDoc):
     """One automated rater on one slice: κ against the consensus and macro-F1 against gold."""
 
     rater: str
@@ -146,16 +152,18 @@ class SliceRowDoc(TypedDict):
     accuracy: float | None
 
 
-class SliceDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class SliceDoc(JsonDoc):
     """One slice of the units (a gold class, a tool bucket, a source, a target model)."""
 
     name: str
     n_units: int
-    rows: list[SliceRowDoc]
+    rows: tuple[SliceRowDoc, ...]
 
 
-class SlicesDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class SlicesDoc(JsonDoc):
     """The units cut by one attribute, each part with its n."""
 
     by: str
-    slices: list[SliceDoc]
+    slices: tuple[SliceDoc, ...]

@@ -3,6 +3,8 @@ human ceiling (C), reveal effects."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from w2c_tui.domain.dashboard import DashboardDoc, RevealVersusDoc
 from w2c_tui.io.numbers import num, pct
 from w2c_tui.io.report.model import Chart, Section, TableSpec, est
@@ -172,23 +174,23 @@ def reveal(dash: DashboardDoc) -> Section:
     doc = dash.reveal
     rows = [
         [
-            row["annotator"],
-            str(row["units_labelled"]),
-            str(row["first_labels_blind"]),
-            str(row["post_reveal_flips"]),
-            v["rater"] if v else "—",
-            str(v["n"]) if v else "",
-            pct(v["agreement_pre_reveal"]) if v else "",
-            pct(v["agreement_current"]) if v else "",
+            row.annotator,
+            str(row.units_labelled),
+            str(row.first_labels_blind),
+            str(row.post_reveal_flips),
+            v.rater if v else "—",
+            str(v.n) if v else "",
+            pct(v.agreement_pre_reveal) if v else "",
+            pct(v.agreement_current) if v else "",
         ]
-        for row in doc["annotators"]
-        for v in _or_none(row["versus"])
+        for row in doc.annotators
+        for v in _or_none(row.versus)
     ]
     headers = ["annotator", "labelled", "blind first", "flips", "rater", "n", "pre", "now"]
-    text = [doc["definition"] + "."] if doc["annotators"] else ["No human labels yet."]
+    text = [doc.definition + "."] if doc.annotators else ["No human labels yet."]
     return Section("Reveal effects", text, [TableSpec(headers, rows)])
 
 
-def _or_none(versus: list[RevealVersusDoc]) -> list[RevealVersusDoc | None]:
+def _or_none(versus: Sequence[RevealVersusDoc]) -> list[RevealVersusDoc | None]:
     """The rows to show for an annotator: one per rater, or one empty row."""
     return [*versus] if versus else [None]

@@ -115,26 +115,26 @@ def slices(dash: DashboardDoc) -> list[Section]:
         return []
     rows = [
         [
-            part["name"],
-            str(part["n_units"]),
-            row["rater"],
-            str(row["n_consensus"]),
-            est(row["cohen_kappa"]),
-            str(row["n_gold"]),
-            f1(row["macro_f1"]),
-            pct(row["accuracy"]),
+            part.name,
+            str(part.n_units),
+            row.rater,
+            str(row.n_consensus),
+            est(row.cohen_kappa),
+            str(row.n_gold),
+            f1(row.macro_f1),
+            pct(row.accuracy),
         ]
-        for part in doc["slices"]
-        for row in part["rows"]
+        for part in doc.slices
+        for row in part.rows
     ]
     return [
         Section(
-            f"Slices by {doc['by']}",
+            f"Slices by {doc.by}",
             ["κ against the human consensus and metrics against gold on each slice's units."],
             [
                 TableSpec(
                     [
-                        doc["by"],
+                        doc.by,
                         "units",
                         "rater",
                         "n (consensus)",

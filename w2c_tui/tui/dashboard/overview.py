@@ -144,7 +144,7 @@ def humans(h: HumansDoc, legend: Legend) -> RenderableType:
 
 def reveal(doc: RevealDoc) -> RenderableType:
     """What the reveal did: post-reveal flips, agreement with each rater before and after."""
-    if not doc["annotators"]:
+    if not doc.annotators:
         return Text("Reveal effects: no human labels yet.", style="italic")
     t = table(
         "annotator",
@@ -157,22 +157,22 @@ def reveal(doc: RevealDoc) -> RenderableType:
         "κ pre→now",
         title="Reveal effects (pre-reveal: an annotator's first label on a unit, made blind)",
     )
-    for row in doc["annotators"]:
-        versus: list[RevealVersusDoc | None] = [*row["versus"]] or [None]
+    for row in doc.annotators:
+        versus: list[RevealVersusDoc | None] = [*row.versus] or [None]
         for index, v in enumerate(versus):
             first = index == 0
             t.add_row(
                 *cells(
-                    row["annotator"] if first else "",
-                    str(row["units_labelled"]) if first else "",
-                    str(row["first_labels_blind"]) if first else "",
-                    str(row["post_reveal_flips"]) if first else "",
-                    v["rater"] if v else "—",
-                    str(v["n"]) if v else "",
-                    f"{pct(v['agreement_pre_reveal'])}→{pct(v['agreement_current'])}" if v else "",
-                    f"{fmt(v['kappa_pre_reveal']['value'])}→{fmt(v['kappa_current']['value'])}"
+                    row.annotator if first else "",
+                    str(row.units_labelled) if first else "",
+                    str(row.first_labels_blind) if first else "",
+                    str(row.post_reveal_flips) if first else "",
+                    v.rater if v else "—",
+                    str(v.n) if v else "",
+                    f"{pct(v.agreement_pre_reveal)}→{pct(v.agreement_current)}" if v else "",
+                    f"{fmt(v.kappa_pre_reveal['value'])}→{fmt(v.kappa_current['value'])}"
                     if v
                     else "",
                 )
             )
-    return Group(t, Text(doc["definition"], style="dim"))
+    return Group(t, Text(doc.definition, style="dim"))

@@ -22,7 +22,7 @@ def slices(dash: DashboardDoc) -> RenderableType:
         )
     legend = Legend(dash.meta.raters)
     t = table(
-        f"{doc['by']}",
+        f"{doc.by}",
         "units",
         "rater",
         "n (cons.)",
@@ -30,23 +30,23 @@ def slices(dash: DashboardDoc) -> RenderableType:
         "n (gold)",
         "macro-F1 ×100",
         "acc",
-        title=f"by {doc['by']} (s: next slicing)",
+        title=f"by {doc.by} (s: next slicing)",
     )
-    for part in doc["slices"]:
-        for index, row in enumerate(part["rows"] or [None]):
+    for part in doc.slices:
+        for index, row in enumerate(part.rows or [None]):
             if row is None:
-                t.add_row(*cells(part["name"], str(part["n_units"]), "—", "", "", "", "", ""))
+                t.add_row(*cells(part.name, str(part.n_units), "—", "", "", "", "", ""))
                 continue
             t.add_row(
                 *cells(
-                    part["name"] if index == 0 else "",
-                    str(part["n_units"]) if index == 0 else "",
-                    legend.short(row["rater"]),
-                    str(row["n_consensus"]),
-                    estimate_text(row["cohen_kappa"], with_reason=row["n_consensus"] == 0),
-                    str(row["n_gold"]),
-                    f1(row["macro_f1"]),
-                    pct(row["accuracy"]),
+                    part.name if index == 0 else "",
+                    str(part.n_units) if index == 0 else "",
+                    legend.short(row.rater),
+                    str(row.n_consensus),
+                    estimate_text(row.cohen_kappa, with_reason=row.n_consensus == 0),
+                    str(row.n_gold),
+                    f1(row.macro_f1),
+                    pct(row.accuracy),
                 )
             )
     return Group(t, legend.text())
