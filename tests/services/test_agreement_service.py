@@ -41,7 +41,7 @@ def test_dashboard_panels(annotated: Services) -> None:
     dash = annotated.agreement.dashboard("demo", bootstrap=200, seed=1)
     json.dumps(dash.to_json())  # plain JSON all the way down
     assert dash.meta.n_units == 60
-    assert dash.coverage["overlap"]["labelled"][0][0] == 60
+    assert dash.coverage.overlap.labelled[0][0] == 60
     humans = dash.humans
     assert humans["raters"] == ["human:alice", "human:bob", "human:carol"]
     alpha = humans["krippendorff_alpha"]

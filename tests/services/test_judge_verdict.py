@@ -95,10 +95,10 @@ def test_a_scorer_without_shared_units_is_not_defined(demo: Services) -> None:
     assert row["verdict"]["decision"] == "not defined"
     assert "versus_humans" not in row and "alt_test" not in row
     assert dash.drilldown["judge:lone-judge"]["reason"].startswith("not defined")
-    labelled = dash.coverage["overlap"]
-    i = labelled["raters"].index("judge:lone-judge")
-    j = labelled["raters"].index("human:ann")
-    assert labelled["labelled"][i][j] == 0
+    labelled = dash.coverage.overlap
+    i = labelled.raters.index("judge:lone-judge")
+    j = labelled.raters.index("human:ann")
+    assert labelled.labelled[i][j] == 0
 
 
 def test_verdict_advice_and_slices_with_three_humans(demo: Services) -> None:

@@ -63,7 +63,7 @@ def test_adjudication_takes_precedence_over_the_majority(demo: Services) -> None
     demo.adjudication.decide(case, "dora", Label.DIRECT, "the reply answers from memory")
     dash = demo.agreement.dashboard("demo", bootstrap=0)
     assert dash.meta.consensus.adjudicated == 1
-    assert dash.distributions["consensus"]["direct"] == 1  # not the majority's tool_call
+    assert dash.distributions.consensus.direct == 1  # not the majority's tool_call
     assert "1 from adjudication" in report.markdown(dash)
     assert demo.metrics.reference("demo", Against.HUMANS).adjudicated == 1
     judged = demo.metrics.metrics("demo", against=Against.HUMANS)

@@ -3,6 +3,7 @@ distributions and the humans' own reliability (see domain.dashboard); and its en
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import NotRequired, TypedDict
@@ -86,7 +87,8 @@ class MetaDoc(JsonDoc):
     w2c_tui: str
 
 
-class RaterCoverageDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class RaterCoverageDoc(JsonDoc):
     """One rater's coverage: units rated (invalid outputs included) and labelled."""
 
     key: str
@@ -100,26 +102,29 @@ class RaterCoverageDoc(TypedDict):
     coverage: float | None
 
 
-class OverlapDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class OverlapDoc(JsonDoc):
     """Units two raters share: `labelled` is what every pairwise statistic is computed on (a
     valid label from both, or an invalid output counted as a category in the strict mode);
     `rated` also counts invalid outputs."""
 
-    raters: list[str]
-    labelled: list[list[int]]
-    rated: list[list[int]]
+    raters: tuple[str, ...]
+    labelled: tuple[tuple[int, ...], ...]
+    rated: tuple[tuple[int, ...], ...]
 
 
-class CoverageDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class CoverageDoc(JsonDoc):
     """Panel A."""
 
     n_units: int
-    raters: list[RaterCoverageDoc]
-    ratings_per_unit: dict[str, int]
+    raters: tuple[RaterCoverageDoc, ...]
+    ratings_per_unit: Mapping[str, int]
     overlap: OverlapDoc
 
 
-class DistributionDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class DistributionDoc(JsonDoc):
     """Label counts of one rater (or the pooled humans, or the consensus)."""
 
     n: int
@@ -130,24 +135,27 @@ class DistributionDoc(TypedDict):
     invalid: int
 
 
-class HomogeneityDoc(TypedDict):
-    """Stuart–Maxwell test of a rater's marginals against the consensus."""
+@dataclass(frozen=True, slots=True)
+class HomogeneityDoc(JsonDoc):
+    """Stuart–Maxwell test of a rater's marginals against the consensus (on n units)."""
 
     statistic: float | None
     df: int | None
     p_value: float | None
-    dropped: list[str]
+    dropped: tuple[str, ...]
     reason: str | None
+    n: int
 
 
-class DistributionsDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class DistributionsDoc(JsonDoc):
     """Panel B."""
 
-    labels: list[str]
-    raters: dict[str, DistributionDoc]
+    labels: tuple[str, ...]
+    raters: Mapping[str, DistributionDoc]
     humans_pooled: DistributionDoc
     consensus: DistributionDoc
-    stuart_maxwell: dict[str, HomogeneityDoc]
+    stuart_maxwell: Mapping[str, HomogeneityDoc]
 
 
 class PairDoc(TypedDict):

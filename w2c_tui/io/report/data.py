@@ -41,12 +41,11 @@ def data(dash: DashboardDoc) -> Section:
 def coverage(dash: DashboardDoc) -> Section:
     """Panel A: who rated what; the units each pair shares."""
     cov = dash.coverage
-    overlap = cov["overlap"]
+    overlap = cov.overlap
     return Section(
         "A · Coverage and overlap",
         [
-            "Ratings per unit: "
-            + ", ".join(f"{k}: {v}" for k, v in cov["ratings_per_unit"].items()),
+            "Ratings per unit: " + ", ".join(f"{k}: {v}" for k, v in cov.ratings_per_unit.items()),
             "Overlap counts the units both raters labelled (what every pairwise statistic is "
             "computed on); where invalid outputs add units both rated, that count follows in "
             "brackets.",
@@ -56,19 +55,19 @@ def coverage(dash: DashboardDoc) -> Section:
                 ["rater", "kind", "rated", "labelled", "coverage", "invalid", "invalid rate"],
                 [
                     [
-                        r["key"],
-                        r["kind"],
-                        str(r["n_rated"]),
-                        str(r["n_labelled"]),
-                        pct(r["coverage"]),
-                        str(r["n_invalid"]),
-                        pct(r["invalid_rate"]),
+                        r.key,
+                        r.kind,
+                        str(r.n_rated),
+                        str(r.n_labelled),
+                        pct(r.coverage),
+                        str(r.n_invalid),
+                        pct(r.invalid_rate),
                     ]
-                    for r in cov["raters"]
+                    for r in cov.raters
                 ],
             ),
             TableSpec(
-                ["overlap", *overlap["raters"]],
+                ["overlap", *overlap.raters],
                 [
                     [
                         key,
@@ -78,7 +77,7 @@ def coverage(dash: DashboardDoc) -> Section:
                         ],
                     ]
                     for key, labelled, rated in zip(
-                        overlap["raters"], overlap["labelled"], overlap["rated"], strict=True
+                        overlap.raters, overlap.labelled, overlap.rated, strict=True
                     )
                 ],
             ),
@@ -92,26 +91,26 @@ def distributions(dash: DashboardDoc) -> Section:
     rows = [
         [
             k,
-            str(c["n"]),
-            *map(str, (c["direct"], c["tool_call"], c["request_for_info"], c["cannot_answer"])),
-            str(c["invalid"]),
+            str(c.n),
+            *map(str, (c.direct, c.tool_call, c.request_for_info, c.cannot_answer)),
+            str(c.invalid),
         ]
         for k, c in [
-            *dist["raters"].items(),
-            ("humans pooled", dist["humans_pooled"]),
-            ("consensus", dist["consensus"]),
+            *dist.raters.items(),
+            ("humans pooled", dist.humans_pooled),
+            ("consensus", dist.consensus),
         ]
     ]
     sm = [
         [
             k,
-            num(v["statistic"], 2),
-            num(v["df"]),
-            num(v["p_value"], 4),
-            ", ".join(v["dropped"]) or "—",
-            v["reason"] or "",
+            num(v.statistic, 2),
+            num(v.df),
+            num(v.p_value, 4),
+            ", ".join(v.dropped) or "—",
+            v.reason or "",
         ]
-        for k, v in dist["stuart_maxwell"].items()
+        for k, v in dist.stuart_maxwell.items()
     ]
     return Section(
         "B · Label distributions",

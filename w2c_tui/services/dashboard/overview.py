@@ -13,6 +13,7 @@ from w2c_tui.domain.dashboard import (
     DistributionsDoc,
     HomogeneityDoc,
     HumansDoc,
+    OverlapDoc,
     PairDoc,
     RaterCoverageDoc,
 )
@@ -36,41 +37,41 @@ def coverage(readings: Readings, raters: list[str], invalid_mode: InvalidMode) -
         invalid = sum(1 for (u, r), v in readings.values.items() if r == key and v == INVALID)
         n = len(rated[key])
         rows.append(
-            {
-                "key": key,
-                "kind": info.kind.value,
-                "name": info.name,
-                "reading": info.reading,
-                "n_rated": n,
-                "n_labelled": len(labelled[key]),
-                "n_invalid": invalid,
-                "invalid_rate": invalid / n if n else None,
-                "coverage": n / n_units if n_units else None,
-            }
+            RaterCoverageDoc(
+                key=key,
+                kind=info.kind.value,
+                name=info.name,
+                reading=info.reading,
+                n_rated=n,
+                n_labelled=len(labelled[key]),
+                n_invalid=invalid,
+                invalid_rate=invalid / n if n else None,
+                coverage=n / n_units if n_units else None,
+            )
         )
     per_unit = Counter(sum(1 for k in raters if u.key in rated[k]) for u in readings.units)
-    return {
-        "n_units": n_units,
-        "raters": rows,
-        "ratings_per_unit": {str(k): v for k, v in sorted(per_unit.items())},
-        "overlap": {
-            "raters": raters,
-            "labelled": [[len(labelled[a] & labelled[b]) for b in raters] for a in raters],
-            "rated": [[len(rated[a] & rated[b]) for b in raters] for a in raters],
-        },
-    }
+    return CoverageDoc(
+        n_units=n_units,
+        raters=tuple(rows),
+        ratings_per_unit={str(k): v for k, v in sorted(per_unit.items())},
+        overlap=OverlapDoc(
+            raters=tuple(raters),
+            labelled=tuple(tuple(len(labelled[a] & labelled[b]) for b in raters) for a in raters),
+            rated=tuple(tuple(len(rated[a] & rated[b]) for b in raters) for a in raters),
+        ),
+    )
 
 
 def _distribution(values: list[Label | str]) -> DistributionDoc:
     counts = Counter(str(v) for v in values)
-    return {
-        "n": len(values),
-        "direct": counts.get("direct", 0),
-        "tool_call": counts.get("tool_call", 0),
-        "request_for_info": counts.get("request_for_info", 0),
-        "cannot_answer": counts.get("cannot_answer", 0),
-        "invalid": counts.get(INVALID, 0),
-    }
+    return DistributionDoc(
+        n=len(values),
+        direct=counts.get("direct", 0),
+        tool_call=counts.get("tool_call", 0),
+        request_for_info=counts.get("request_for_info", 0),
+        cannot_answer=counts.get("cannot_answer", 0),
+        invalid=counts.get(INVALID, 0),
+    )
 
 
 def distributions(
@@ -91,14 +92,22 @@ def distributions(
             if other is not None:
                 table[label.option, other.option] += 1
         if table.sum():
-            homogeneity[key] = cast(HomogeneityDoc, stuart_maxwell(table, CATEGORIES).as_json())
-    return {
-        "labels": list(CATEGORIES),
-        "raters": per_rater,
-        "humans_pooled": pooled,
-        "consensus": _distribution(list(ref.values())),
-        "stuart_maxwell": homogeneity,
-    }
+            test = stuart_maxwell(table, CATEGORIES)
+            homogeneity[key] = HomogeneityDoc(
+                statistic=test.statistic,
+                df=test.df,
+                p_value=test.p_value,
+                dropped=test.dropped,
+                reason=test.reason,
+                n=test.n,
+            )
+    return DistributionsDoc(
+        labels=tuple(CATEGORIES),
+        raters=per_rater,
+        humans_pooled=pooled,
+        consensus=_distribution(list(ref.values())),
+        stuart_maxwell=homogeneity,
+    )
 
 
 def interpretation(alpha: float | None) -> str:

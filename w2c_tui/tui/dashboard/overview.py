@@ -44,64 +44,61 @@ def overview(dash: DashboardDoc) -> RenderableType:
         caption="rated: units with any output (invalid ones too); labelled: what statistics use",
         caption_justify="left",
     )
-    for row in cov["raters"]:
+    for row in cov.raters:
         a.add_row(
             *cells(
-                legend.short(row["key"]),
-                row["key"],
-                str(row["n_rated"]),
-                str(row["n_labelled"]),
-                pct(row["coverage"]),
-                f"{row['n_invalid']} ({pct(row['invalid_rate'])})",
+                legend.short(row.key),
+                row.key,
+                str(row.n_rated),
+                str(row.n_labelled),
+                pct(row.coverage),
+                f"{row.n_invalid} ({pct(row.invalid_rate)})",
             )
         )
-    per_unit = "  ".join(f"{k} rating(s): {v}" for k, v in cov["ratings_per_unit"].items())
-    overlap = cov["overlap"]
+    per_unit = "  ".join(f"{k} rating(s): {v}" for k, v in cov.ratings_per_unit.items())
+    overlap = cov.overlap
     o = table(
         "",
-        *[legend.short(k) for k in overlap["raters"]],
+        *[legend.short(k) for k in overlap.raters],
         title="overlap: units both labelled (rated at all, if more)",
     )
-    for index, key in enumerate(overlap["raters"]):
+    for index, key in enumerate(overlap.raters):
         o.add_row(
             *cells(
                 legend.short(key),
                 *[
                     str(n) if n == r else f"{n} ({r})"
-                    for n, r in zip(
-                        overlap["labelled"][index], overlap["rated"][index], strict=True
-                    )
+                    for n, r in zip(overlap.labelled[index], overlap.rated[index], strict=True)
                 ],
             )
         )
     dist = dash.distributions
     b = table("", "n", *[ABBREV[c] for c in LABELS], "invalid", title="B · label distributions")
     for name, counts in [
-        *[(legend.short(k), v) for k, v in dist["raters"].items()],
-        ("humans", dist["humans_pooled"]),
-        ("consensus", dist["consensus"]),
+        *[(legend.short(k), v) for k, v in dist.raters.items()],
+        ("humans", dist.humans_pooled),
+        ("consensus", dist.consensus),
     ]:
-        n = counts["n"]
-        shares = [counts[c] for c in ("direct", "tool_call", "request_for_info", "cannot_answer")]
+        n = counts.n
+        shares = [counts.direct, counts.tool_call, counts.request_for_info, counts.cannot_answer]
         b.add_row(
             *cells(
                 name,
                 str(n),
                 *[f"{c} ({pct(c / n if n else None)})" for c in shares],
-                str(counts["invalid"]),
+                str(counts.invalid),
             )
         )
     homog = Text()
-    for key, result in dist["stuart_maxwell"].items():
+    for key, result in dist.stuart_maxwell.items():
         homog.append(
             f"Stuart–Maxwell {legend.short(key)} vs consensus: "
             + (
-                f"χ² {fmt(result['statistic'], 2)}, df {result['df']}, "
-                f"p {fmt(result['p_value'], 4)}"
-                if result["statistic"] is not None
-                else f"not defined ({result['reason']})"
+                f"χ² {fmt(result.statistic, 2)}, df {result.df}, p {fmt(result.p_value, 4)}"
+                if result.statistic is not None
+                else f"not defined ({result.reason})"
             )
-            + (f" (dropped {', '.join(result['dropped'])})" if result["dropped"] else "")
+            + (f" (dropped {', '.join(result.dropped)})" if result.dropped else "")
             + "\n",
             style="dim",
         )
