@@ -43,8 +43,9 @@ def test_dashboard_panels(annotated: Services) -> None:
     assert dash.meta.n_units == 60
     assert dash.coverage.overlap.labelled[0][0] == 60
     humans = dash.humans
-    assert humans["raters"] == ["human:alice", "human:bob", "human:carol"]
-    alpha = humans["krippendorff_alpha"]
+    assert humans.raters == ("human:alice", "human:bob", "human:carol")
+    alpha = humans.alpha
+    assert alpha is not None
     assert alpha["value"] is not None and alpha["ci"][0] < alpha["value"] < alpha["ci"][1]
     rows = {r["key"]: r for r in dash.automated}
     assert set(rows) == {"judge:demo-judge", "logprob:demo-logprob", "logprob:demo-logprob:norm"}
@@ -74,7 +75,7 @@ def test_invalid_as_wrong_adds_a_category(annotated: Services) -> None:
 
 def test_dashboard_without_humans_says_why(demo: Services) -> None:
     dash = demo.agreement.dashboard("demo", bootstrap=0)
-    assert "at least two annotators" in dash.humans["reason"]
+    assert "at least two annotators" in (dash.humans.reason or "")
     assert all("no human consensus" in r["reason"] for r in dash.automated)
     assert dash.metrics  # metrics against gold need no human
     assert dash.pairwise  # the judge and the scorer still agree or not with each other

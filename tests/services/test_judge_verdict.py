@@ -126,7 +126,7 @@ def test_verdict_advice_and_slices_with_three_humans(demo: Services) -> None:
 def test_agreement_answers_the_judge_question_by_default(demo: Services) -> None:
     _label(demo, ["ann", "ben"], 30, agree=0.9)
     doc = demo.agreement.judges("demo", bootstrap=100)
-    assert doc.humans["raters"] == ["human:ann", "human:ben"]
+    assert doc.humans.raters == ("human:ann", "human:ben")
     decisions = {j["key"]: j["verdict"]["decision"] for j in doc.judges}
     assert decisions and all(
         d in ("can stand in", "cannot stand in", "undecided", "not defined")

@@ -37,7 +37,7 @@ async def test_agreement_screen_drills_down_to_a_unit(demo: Services, wait_revie
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, AgreementScreen) and screen.document is not None
-        assert screen.document.humans["raters"] == ["human:alice", "human:bob", "human:carol"]
+        assert screen.document.humans.raters == ("human:alice", "human:bob", "human:carol")
         await pilot.press("3")
         assert screen.query_one(TabbedContent).active == "tab-drill"
         units = screen.query_one("#drill-units", DataTable)
@@ -63,7 +63,7 @@ async def test_agreement_recomputes_and_switches_units(demo: Services, wait_revi
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, AgreementScreen) and screen.document is not None
-        assert "reason" in screen.document.humans  # no humans yet: said, not crashed
+        assert screen.document.humans.reason  # no humans yet: said, not crashed
         await pilot.press("u")
         await app.workers.wait_for_complete()
         await pilot.pause()

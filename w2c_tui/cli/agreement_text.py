@@ -32,12 +32,12 @@ def print_judges(doc: JudgesDoc) -> None:
         )
     )
     humans = doc.humans
-    if "reason" in humans:
-        console.print(f"humans: not defined — {humans['reason']}")
+    if humans.reliability is None:
+        console.print(f"humans: not defined — {humans.reason}")
     else:
         console.print(
-            f"humans ({', '.join(humans['raters'])}): Krippendorff α "
-            f"{est(humans['krippendorff_alpha'])} — {humans['interpretation']}"
+            f"humans ({', '.join(humans.raters)}): Krippendorff α "
+            f"{est(humans.reliability.krippendorff_alpha)} — {humans.reliability.interpretation}"
         )
     judges = doc.judges
     if not judges:

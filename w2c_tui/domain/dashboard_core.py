@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import NotRequired, TypedDict
+from typing import TypedDict
 
-from w2c_tui.domain.jsondoc import OMIT_NONE, JsonDoc
+from w2c_tui.domain.jsondoc import FLATTEN, OMIT_NONE, JsonDoc
 
 
 class EstimateDoc(TypedDict):
@@ -168,20 +168,34 @@ class PairDoc(TypedDict):
     percent_agreement: EstimateDoc
 
 
-class HumansDoc(TypedDict):
-    """Panel C: human reliability, the ceiling (or why it is not defined)."""
+@dataclass(frozen=True, slots=True)
+class HumanReliabilityDoc(JsonDoc):
+    """The humans' own reliability where it is defined (≥ 2 annotators on shared units)."""
 
-    raters: list[str]
-    reason: NotRequired[str]
-    n_units_2plus: NotRequired[int]
-    krippendorff_alpha: NotRequired[EstimateDoc]
-    percent_agreement: NotRequired[EstimateDoc]
-    fleiss_kappa: NotRequired[EstimateDoc]
-    gwet_ac1: NotRequired[EstimateDoc]
-    mean_pairwise_kappa: NotRequired[float | None]
-    pairwise: NotRequired[list[PairDoc]]
-    p_alpha_below: NotRequired[dict[str, float | None]]
-    interpretation: NotRequired[str]
+    n_units_2plus: int
+    krippendorff_alpha: EstimateDoc
+    percent_agreement: EstimateDoc
+    fleiss_kappa: EstimateDoc
+    gwet_ac1: EstimateDoc
+    mean_pairwise_kappa: float | None
+    pairwise: tuple[PairDoc, ...]
+    p_alpha_below: Mapping[str, float | None]
+    interpretation: str
+
+
+@dataclass(frozen=True, slots=True)
+class HumansDoc(JsonDoc):
+    """Panel C: human reliability, the ceiling (or why it is not defined). In JSON the
+    reliability's keys follow `raters` directly."""
+
+    raters: tuple[str, ...]
+    reason: str | None = field(default=None, metadata=OMIT_NONE)
+    reliability: HumanReliabilityDoc | None = field(default=None, metadata=FLATTEN)
+
+    @property
+    def alpha(self) -> EstimateDoc | None:
+        """Krippendorff's α of the humans (None where not defined)."""
+        return self.reliability.krippendorff_alpha if self.reliability else None
 
 
 class SliceBy(StrEnum):

@@ -125,10 +125,11 @@ def humans(dash: DashboardDoc) -> Section:
     """Panel C: the humans' own reliability, with its chart."""
     h = dash.humans
     title = "C · Human reliability (the ceiling)"
-    if "reason" in h:
-        return Section(title, [f"Not defined: {h['reason']}."])
-    below = h.get("p_alpha_below") or {}
-    alpha, fleiss, ac1 = h.get("krippendorff_alpha"), h.get("fleiss_kappa"), h.get("gwet_ac1")
+    r = h.reliability
+    if r is None:
+        return Section(title, [f"Not defined: {h.reason}."])
+    below = r.p_alpha_below
+    alpha, fleiss, ac1 = r.krippendorff_alpha, r.fleiss_kappa, r.gwet_ac1
     chart = intervals(
         [("Krippendorff α", alpha), ("Fleiss κ", fleiss), ("Gwet AC1", ac1)],
         "human reliability (dashed: .667 and .800)",
@@ -136,8 +137,8 @@ def humans(dash: DashboardDoc) -> Section:
     return Section(
         title,
         [
-            f"**{h.get('interpretation')}.** P(α < .667) = {num(below.get('0.667'))}, "
-            f"P(α < .800) = {num(below.get('0.800'))}; {h.get('n_units_2plus')} units with "
+            f"**{r.interpretation}.** P(α < .667) = {num(below.get('0.667'))}, "
+            f"P(α < .800) = {num(below.get('0.800'))}; {r.n_units_2plus} units with "
             "≥ 2 human labels."
         ],
         [
@@ -145,10 +146,10 @@ def humans(dash: DashboardDoc) -> Section:
                 ["statistic", "value [95% CI]"],
                 [
                     ["Krippendorff α (nominal)", est(alpha)],
-                    ["percent agreement", est(h.get("percent_agreement"))],
+                    ["percent agreement", est(r.percent_agreement)],
                     ["Fleiss κ (generalised)", est(fleiss)],
                     ["Gwet AC1", est(ac1)],
-                    ["mean pairwise Cohen κ", num(h.get("mean_pairwise_kappa"))],
+                    ["mean pairwise Cohen κ", num(r.mean_pairwise_kappa)],
                 ],
             ),
             TableSpec(
@@ -160,7 +161,7 @@ def humans(dash: DashboardDoc) -> Section:
                         est(p["cohen_kappa"]),
                         est(p["percent_agreement"]),
                     ]
-                    for p in h.get("pairwise", [])
+                    for p in r.pairwise
                 ],
             ),
         ],

@@ -12,6 +12,7 @@ from w2c_tui.domain.dashboard import (
     DistributionDoc,
     DistributionsDoc,
     HomogeneityDoc,
+    HumanReliabilityDoc,
     HumansDoc,
     OverlapDoc,
     PairDoc,
@@ -126,26 +127,28 @@ def humans_panel(
 ) -> HumansDoc:
     """Panel C: every coefficient of the humans alone, with its interval."""
     if len(humans) < 2:
-        return {
-            "raters": humans,
-            "reason": "human reliability needs at least two annotators labelling the same "
+        return HumansDoc(
+            raters=tuple(humans),
+            reason="human reliability needs at least two annotators labelling the same "
             f"units ({len(humans)} so far)",
-        }
+        )
     summary = agreement_summary(
         table_of(readings, humans, invalid_mode), bootstrap=bootstrap, seed=seed
     )
     pairs = cast(list[PairDoc], summary["pairwise"])
     kappas = [p["cohen_kappa"]["value"] for p in pairs if p["cohen_kappa"]["value"] is not None]
     alpha = est_json(summary["krippendorff_alpha"])
-    return {
-        "raters": humans,
-        "n_units_2plus": alpha["n"],
-        "krippendorff_alpha": alpha,
-        "percent_agreement": est_json(summary["percent_agreement"]),
-        "fleiss_kappa": est_json(summary["fleiss_kappa"]),
-        "gwet_ac1": est_json(summary["gwet_ac1"]),
-        "mean_pairwise_kappa": sum(kappas) / len(kappas) if kappas else None,
-        "pairwise": pairs,
-        "p_alpha_below": cast(dict[str, float | None], summary["p_alpha_below"]),
-        "interpretation": interpretation(alpha["value"]),
-    }
+    return HumansDoc(
+        raters=tuple(humans),
+        reliability=HumanReliabilityDoc(
+            n_units_2plus=alpha["n"],
+            krippendorff_alpha=alpha,
+            percent_agreement=est_json(summary["percent_agreement"]),
+            fleiss_kappa=est_json(summary["fleiss_kappa"]),
+            gwet_ac1=est_json(summary["gwet_ac1"]),
+            mean_pairwise_kappa=sum(kappas) / len(kappas) if kappas else None,
+            pairwise=tuple(pairs),
+            p_alpha_below=cast(dict[str, float | None], summary["p_alpha_below"]),
+            interpretation=interpretation(alpha["value"]),
+        ),
+    )

@@ -86,9 +86,9 @@ def decide(
     if kappa is None or kappa["value"] is None:
         why = kappa["reason"] if kappa else "no unit shared with the human consensus"
         return _verdict("not defined", f"{key}: not defined — {why}", evidence, label)
-    alpha = humans.get("krippendorff_alpha")
+    alpha = humans.alpha
     if alpha is None or alpha["value"] is None:
-        reason = humans.get("reason") or (alpha["reason"] if alpha else None) or "α is not defined"
+        reason = humans.reason or (alpha["reason"] if alpha else None) or "α is not defined"
         return _verdict(
             "undecided",
             f"{key}: undecided — no human ceiling to compare with ({reason})",

@@ -119,21 +119,22 @@ def overview(dash: DashboardDoc) -> RenderableType:
 
 def humans(h: HumansDoc, legend: Legend) -> RenderableType:
     """Panel C: human reliability, the ceiling."""
-    if "reason" in h:
-        return Text(f"C · human reliability: not defined — {h['reason']}", style="italic")
+    r = h.reliability
+    if r is None:
+        return Text(f"C · human reliability: not defined — {h.reason}", style="italic")
     c = table("statistic", "value [95% CI]", "−1 ······ 0 ······ 1", title="C · human reliability")
     for name, est, low in (
-        ("Krippendorff α", h.get("krippendorff_alpha"), -1.0),
-        ("% agreement", h.get("percent_agreement"), 0.0),
-        ("Fleiss κ (gen.)", h.get("fleiss_kappa"), -1.0),
-        ("Gwet AC1", h.get("gwet_ac1"), -1.0),
+        ("Krippendorff α", r.krippendorff_alpha, -1.0),
+        ("% agreement", r.percent_agreement, 0.0),
+        ("Fleiss κ (gen.)", r.fleiss_kappa, -1.0),
+        ("Gwet AC1", r.gwet_ac1, -1.0),
     ):
         c.add_row(*cells(name, estimate_text(est), interval_bar(est, low=low, width=20)))
-    c.add_row(*cells("mean pairwise κ", fmt(h.get("mean_pairwise_kappa")), ""))
-    below = h.get("p_alpha_below") or {}
+    c.add_row(*cells("mean pairwise κ", fmt(r.mean_pairwise_kappa), ""))
+    below = r.p_alpha_below
     note = Text(
-        f"{h.get('interpretation')}. P(α<.667) = {fmt(below.get('0.667'))}, P(α<.800) = "
-        f"{fmt(below.get('0.800'))}; units with ≥2 human labels: {h.get('n_units_2plus')}",
+        f"{r.interpretation}. P(α<.667) = {fmt(below.get('0.667'))}, P(α<.800) = "
+        f"{fmt(below.get('0.800'))}; units with ≥2 human labels: {r.n_units_2plus}",
         style="bold",
     )
     return Group(c, note)
