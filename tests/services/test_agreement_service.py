@@ -47,12 +47,16 @@ def test_dashboard_panels(annotated: Services) -> None:
     alpha = humans.alpha
     assert alpha is not None
     assert alpha["value"] is not None and alpha["ci"][0] < alpha["value"] < alpha["ci"][1]
-    rows = {r["key"]: r for r in dash.automated}
+    rows = {r.key: r for r in dash.automated}
     assert set(rows) == {"judge:demo-judge", "logprob:demo-logprob", "logprob:demo-logprob:norm"}
     judge = rows["judge:demo-judge"]
-    assert judge["versus_humans"]["delta_kappa"]["ci"] is not None
-    assert judge["alt_test"]["winning_rate"] is not None  # three humans: the alt-test runs
-    assert judge["cohen_kappa"]["value"] > rows["logprob:demo-logprob"]["cohen_kappa"]["value"]
+    versus, alt = judge.versus_humans, judge.alt_test
+    assert versus is not None and versus.delta_kappa["ci"] is not None
+    assert alt is not None and alt.winning_rate is not None  # three humans: the alt-test runs
+    kappa, other = judge.cohen_kappa, rows["logprob:demo-logprob"].cohen_kappa
+    assert kappa is not None and other is not None
+    assert kappa["value"] is not None and other["value"] is not None
+    assert kappa["value"] > other["value"]
     drill = dash.drilldown["judge:demo-judge"]
     n_consensus = dash.meta.consensus.n
     assert sum(map(sum, drill["confusion"])) == n_consensus - 2  # two invalid judge outputs
@@ -76,7 +80,7 @@ def test_invalid_as_wrong_adds_a_category(annotated: Services) -> None:
 def test_dashboard_without_humans_says_why(demo: Services) -> None:
     dash = demo.agreement.dashboard("demo", bootstrap=0)
     assert "at least two annotators" in (dash.humans.reason or "")
-    assert all("no human consensus" in r["reason"] for r in dash.automated)
+    assert all("no human consensus" in (r.reason or "") for r in dash.automated)
     assert dash.metrics  # metrics against gold need no human
     assert dash.pairwise  # the judge and the scorer still agree or not with each other
 

@@ -47,24 +47,25 @@ def print_judges(doc: JudgesDoc) -> None:
         "rater", "decision", "n", "κ vs consensus", "Δκ vs humans", "alt-test ω", "macro-F1 ×100"
     )
     for row in judges:
-        vs, alt = row.get("versus_humans"), row.get("alt_test")
+        vs, alt = row.versus_humans, row.alt_test
+        reason_vs = row.stats.versus_humans_reason if row.stats else None
         table.add_row(
-            row["key"],
-            row["verdict"]["decision"],
-            str(row.get("n", 0)),
-            est(row.get("cohen_kappa")) if "reason" not in row else f"— ({row['reason']})",
-            est(vs["delta_kappa"]) if vs else f"— ({row.get('versus_humans_reason') or '—'})",
-            "—" if not alt or alt["winning_rate"] is None else f"{alt['winning_rate']:.2f}",
-            f1(row.get("macro_f1")),
+            row.key,
+            row.verdict.decision,
+            str(row.n),
+            est(row.cohen_kappa) if row.stats is not None else f"— ({row.reason})",
+            est(vs.delta_kappa) if vs else f"— ({reason_vs or '—'})",
+            "—" if not alt or alt.winning_rate is None else f"{alt.winning_rate:.2f}",
+            f1(row.macro_f1),
         )
     console.print(table)
     for row in judges:
-        verdict = row["verdict"]
-        console.print(Text(verdict["text"], style="bold"))
-        if verdict["evidence"]:
-            console.print(f"  evidence: {'; '.join(verdict['evidence'])}")
-        console.print(f"  sample size: {row['advice']['text']}")
-    console.print(Text(f"rule: {judges[0]['verdict']['rule']}", style="dim"))
+        verdict = row.verdict
+        console.print(Text(verdict.text, style="bold"))
+        if verdict.evidence:
+            console.print(f"  evidence: {'; '.join(verdict.evidence)}")
+        console.print(f"  sample size: {row.advice.text}")
+    console.print(Text(f"rule: {judges[0].verdict.rule}", style="dim"))
     slices = doc.slices
     if slices:
         by = Table(slices.by, "units", "rater", "κ vs consensus", "macro-F1 ×100 vs gold")

@@ -18,60 +18,58 @@ def judges(dash: DashboardDoc) -> Section:
     if not rows:
         section.paragraphs.append("No judge or scorer readings in this dataset.")
         return section
-    section.paragraphs.append(
-        f"Rule: {rows[0]['verdict']['rule']}." if "verdict" in rows[0] else ""
-    )
+    section.paragraphs.append(f"Rule: {rows[0].verdict.rule}.")
     verdicts, consensus_rows, ceiling_rows = [], [], []
     for row in rows:
-        verdict = row.get("verdict")
-        if verdict is not None:
-            verdicts.append(
-                [
-                    row["key"],
-                    verdict["decision"],
-                    "; ".join(verdict["evidence"]) or "—",
-                    verdict["weakest_class"] or "—",
-                    row["advice"]["text"] if "advice" in row else "—",
-                ]
-            )
-        if "reason" in row:
-            section.paragraphs.append(f"{row['key']}: {row['reason']}.")
+        verdict = row.verdict
+        verdicts.append(
+            [
+                row.key,
+                verdict.decision,
+                "; ".join(verdict.evidence) or "—",
+                verdict.weakest_class or "—",
+                row.advice.text,
+            ]
+        )
+        stats = row.stats
+        if stats is None:
+            section.paragraphs.append(f"{row.key}: {row.reason}.")
             continue
         consensus_rows.append(
             [
-                row["key"],
-                pct(row["coverage"]),
-                pct(row["invalid_rate"]),
-                str(row.get("n")),
-                num(row.get("p_o")),
-                est(row.get("cohen_kappa")),
-                f1(row.get("macro_f1")),
-                est(row.get("gwet_ac1")),
+                row.key,
+                pct(row.coverage),
+                pct(row.invalid_rate),
+                str(row.n),
+                num(stats.p_o),
+                est(stats.cohen_kappa),
+                f1(stats.macro_f1),
+                est(stats.gwet_ac1),
             ]
         )
-        vs, alt = row.get("versus_humans"), row.get("alt_test")
+        vs, alt = stats.versus_humans, stats.alt_test
         if vs is None:
             section.paragraphs.append(
-                f"{row['key']}: Δκ, Δα and the alt-test are not defined — "
-                f"{row.get('versus_humans_reason')}."
+                f"{row.key}: Δκ, Δα and the alt-test are not defined — "
+                f"{stats.versus_humans_reason}."
             )
             continue
         omega = (
             "— (< 3 humans)"
             if alt is None
             else (
-                f"{num(alt['winning_rate'], 2)} {'pass' if alt['passed'] else 'fail'}"
-                if alt["winning_rate"] is not None
-                else f"— ({alt['reason']})"
+                f"{num(alt.winning_rate, 2)} {'pass' if alt.passed else 'fail'}"
+                if alt.winning_rate is not None
+                else f"— ({alt.reason})"
             )
         )
         ceiling_rows.append(
             [
-                row["key"],
-                num(vs["kappa_judge_human"]["value"]),
-                num(vs["kappa_human_human"]["value"]),
-                est(vs["delta_kappa"]),
-                est(vs["delta_alpha"]),
+                row.key,
+                num(vs.kappa_judge_human["value"]),
+                num(vs.kappa_human_human["value"]),
+                est(vs.delta_kappa),
+                est(vs.delta_alpha),
                 omega,
             ]
         )
@@ -95,7 +93,7 @@ def judges(dash: DashboardDoc) -> Section:
             ceiling_rows,
         ),
     ]
-    kappas = [(r["key"], r.get("cohen_kappa")) for r in rows if "reason" not in r]
+    kappas = [(r.key, r.cohen_kappa) for r in rows if r.stats is not None]
     if kappas:
         section.charts.append(
             Chart(

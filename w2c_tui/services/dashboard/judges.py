@@ -8,17 +8,20 @@ disagreements.
 from __future__ import annotations
 
 from collections import Counter
-from typing import cast
+from dataclasses import replace
+from typing import Any, cast
 
 import numpy as np
 
 from w2c_tui.domain.dashboard import (
     Against,
+    AltAnnotatorDoc,
     AltTestDoc,
     AutomatedDoc,
     ClassDoc,
     EstimateDoc,
     HumansDoc,
+    JudgeStatsDoc,
     StratifiedDoc,
     VersusHumansDoc,
     undefined,
@@ -58,12 +61,23 @@ def _shares_with_humans(readings: Readings, key: str, humans: list[str]) -> bool
 
 def _alt(readings: Readings, key: str, humans: list[str], mode: InvalidMode) -> AltTestDoc:
     tested = alt_test(table(readings, [*humans, key], mode), key, humans)
-    result = cast(AltTestDoc, tested.as_json())
+    plain = cast(dict[str, Any], tested.as_json())  # numbers cleaned by the statistics layer
+    result = AltTestDoc(
+        **{
+            **plain,
+            "annotators": tuple(
+                AltAnnotatorDoc(**cast(dict[str, Any], a.as_json())) for a in tested.annotators
+            ),
+        }
+    )
     if not any(a.reason is None for a in tested.annotators):
-        result["winning_rate"] = None
-        result["advantage_probability"] = None
-        result["passed"] = None
-        result["reason"] = "not defined: no annotator shares enough units with the rater to test"
+        return replace(
+            result,
+            winning_rate=None,
+            advantage_probability=None,
+            passed=None,
+            reason="not defined: no annotator shares enough units with the rater to test",
+        )
     return result
 
 
@@ -77,7 +91,7 @@ def _stratified(readings: Readings, key: str, ref: dict[str, Label]) -> Stratifi
         out[name] = (
             est(cohen_kappa(np.array(a), np.array(b), 4)) if a else undefined("no such units")
         )
-    return {"unanimous": out["unanimous"], "split": out["split"]}
+    return StratifiedDoc(unanimous=out["unanimous"], split=out["split"])
 
 
 def strata(readings: Readings, key: str, ref: dict[str, Label]) -> dict[str, int]:
@@ -107,7 +121,7 @@ def automated_row(
     info = readings.rater(key)
     rated = [u for u in readings.units if (u.key, key) in readings.values]
     invalid = sum(1 for u in rated if readings.values[(u.key, key)] == INVALID)
-    row: AutomatedDoc = {
+    head = {
         "key": key,
         "kind": info.kind.value,
         "name": info.name,
@@ -118,28 +132,20 @@ def automated_row(
     }
     shared = [u for u in ref if pairable(readings.values.get((u, key)), invalid_mode)]
     if not ref or not shared:
-        row["reason"] = (
-            "no human consensus labels yet: label responses to compare"
-            if not ref
-            else f"not defined: {NO_SHARED}"
+        return AutomatedDoc(
+            **head,  # type: ignore[arg-type]
+            reason=(
+                "no human consensus labels yet: label responses to compare"
+                if not ref
+                else f"not defined: {NO_SHARED}"
+            ),
+            verdict=decide(key, human_doc, None, None, None, None),
+            advice=advise(None, {}),
         )
-        row["verdict"] = decide(key, human_doc, None, None, None, None)
-        row["advice"] = advise(None, {})
-        return row
     kappa = pair_kappa(readings, key, ref, invalid_mode, bootstrap, seed)
     agree = [readings.label(u, key) == ref[u] for u in ref if readings.label(u, key) is not None]
     pair = table(readings, [key, CONSENSUS], invalid_mode, extra={CONSENSUS: ref})
-    row["n"] = kappa["n"]
-    row["p_o"] = sum(agree) / len(agree) if agree else None
-    row["cohen_kappa"] = kappa
-    row["gwet_ac1"] = est(gwet_ac1(pair, bootstrap=bootstrap, seed=seed))
     metrics = rater_metrics(readings, info, Against.HUMANS, invalid_mode=invalid_mode)
-    row["macro_f1"] = metrics.metrics.macro_f1_ref if metrics else None
-    row["macro_f1_reason"] = None if metrics else "no unit with both a reference and a reading"
-    if invalid and invalid_mode is InvalidMode.MISSING:
-        row["cohen_kappa_invalid_wrong"] = pair_kappa(
-            readings, key, ref, InvalidMode.WRONG, 0, seed
-        )
     versus: VersusHumansDoc | None = None
     alt: AltTestDoc | None = None
     if humans and _shares_with_humans(readings, key, humans):
@@ -150,15 +156,40 @@ def automated_row(
             bootstrap=bootstrap,
             seed=seed,
         )
-        versus = cast(VersusHumansDoc, comparison.as_json())
+        versus = VersusHumansDoc(
+            judge=comparison.judge,
+            humans=comparison.humans,
+            kappa_judge_human=est(comparison.kappa_judge_human),
+            kappa_human_human=est(comparison.kappa_human_human),
+            delta_kappa=est(comparison.delta_kappa),
+            alpha_humans=est(comparison.alpha_humans),
+            alpha_with_judge=est(comparison.alpha_with_judge),
+            delta_alpha=est(comparison.delta_alpha),
+        )
         if len(humans) >= 3:
             alt = _alt(readings, key, humans, invalid_mode)
-            row["alt_test"] = alt
-    row["versus_humans"] = versus
-    row["versus_humans_reason"] = (
-        None if versus else ("no human annotator yet" if not humans else NO_HUMAN_OVERLAP)
+    stats = JudgeStatsDoc(
+        n=kappa["n"],
+        p_o=sum(agree) / len(agree) if agree else None,
+        cohen_kappa=kappa,
+        gwet_ac1=est(gwet_ac1(pair, bootstrap=bootstrap, seed=seed)),
+        macro_f1=metrics.metrics.macro_f1_ref if metrics else None,
+        macro_f1_reason=None if metrics else "no unit with both a reference and a reading",
+        cohen_kappa_invalid_wrong=(
+            pair_kappa(readings, key, ref, InvalidMode.WRONG, 0, seed)
+            if invalid and invalid_mode is InvalidMode.MISSING
+            else None
+        ),
+        alt_test=alt,
+        versus_humans=versus,
+        versus_humans_reason=(
+            None if versus else ("no human annotator yet" if not humans else NO_HUMAN_OVERLAP)
+        ),
+        stratified=_stratified(readings, key, ref),
     )
-    row["stratified"] = _stratified(readings, key, ref)
-    row["verdict"] = decide(key, human_doc, kappa, versus, alt, per_class)
-    row["advice"] = advise(kappa, strata(readings, key, ref))
-    return row
+    return AutomatedDoc(
+        **head,  # type: ignore[arg-type]
+        stats=stats,
+        verdict=decide(key, human_doc, kappa, versus, alt, per_class),
+        advice=advise(kappa, strata(readings, key, ref)),
+    )

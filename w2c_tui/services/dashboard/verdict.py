@@ -61,13 +61,13 @@ def weakest(per_class: dict[str, ClassDoc] | None) -> tuple[str | None, str]:
 def _verdict(
     decision: Decision, text: str, evidence: list[str], weakest_class: str | None
 ) -> VerdictDoc:
-    return {
-        "decision": decision,
-        "text": text,
-        "rule": RULE,
-        "evidence": evidence,
-        "weakest_class": weakest_class,
-    }
+    return VerdictDoc(
+        decision=decision,
+        text=text,
+        rule=RULE,
+        evidence=tuple(evidence),
+        weakest_class=weakest_class,
+    )
 
 
 def decide(
@@ -104,10 +104,10 @@ def decide(
             evidence,
             label,
         )
-    if alt is not None and alt["winning_rate"] is not None:
-        omega = alt["winning_rate"]
-        evidence.append(f"alt-test ω = {omega:.2f} (ε = {alt['epsilon']})")
-        if alt["passed"]:
+    if alt is not None and alt.winning_rate is not None:
+        omega = alt.winning_rate
+        evidence.append(f"alt-test ω = {omega:.2f} (ε = {alt.epsilon})")
+        if alt.passed:
             return _verdict(
                 "can stand in",
                 f"{key} can stand in for a human on this label set (ω = {omega:.2f} ≥ 0.5)",
@@ -120,7 +120,7 @@ def decide(
             evidence,
             label,
         )
-    delta = versus["delta_kappa"] if versus else None
+    delta = versus.delta_kappa if versus else None
     if delta is None or delta["value"] is None or delta["ci"] is None:
         why = (delta["reason"] if delta else None) or "Δκ has no interval (bootstrap off?)"
         return _verdict("undecided", f"{key}: undecided — {why}", evidence, label)
@@ -149,14 +149,14 @@ def advise(kappa: EstimateDoc | None, strata: dict[str, int]) -> AdviceDoc:
     n = kappa["n"] if kappa else 0
     if kappa is None or kappa["ci"] is None or not n:
         why = (kappa["reason"] if kappa else None) or "κ has no interval yet"
-        return {
-            "n": n,
-            "half_width": None,
-            "more_for_005": None,
-            "more_for_010": None,
-            "thin_strata": thin,
-            "text": f"no advice: {why}",
-        }
+        return AdviceDoc(
+            n=n,
+            half_width=None,
+            more_for_005=None,
+            more_for_010=None,
+            thin_strata=tuple(thin),
+            text=f"no advice: {why}",
+        )
     half = (kappa["ci"][1] - kappa["ci"][0]) / 2
 
     def more(target: float) -> int:
@@ -166,11 +166,11 @@ def advise(kappa: EstimateDoc | None, strata: dict[str, int]) -> AdviceDoc:
     text = f"κ ±{half:.3f} on {n} units: about {m05} more for ±0.05, {m10} more for ±0.10" + (
         f"; thin strata (< {THIN}): {', '.join(thin)}" if thin else ""
     )
-    return {
-        "n": n,
-        "half_width": half,
-        "more_for_005": m05,
-        "more_for_010": m10,
-        "thin_strata": thin,
-        "text": text,
-    }
+    return AdviceDoc(
+        n=n,
+        half_width=half,
+        more_for_005=m05,
+        more_for_010=m10,
+        thin_strata=tuple(thin),
+        text=text,
+    )
