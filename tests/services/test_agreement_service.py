@@ -57,10 +57,11 @@ def test_dashboard_panels(annotated: Services) -> None:
     assert kappa is not None and other is not None
     assert kappa["value"] is not None and other["value"] is not None
     assert kappa["value"] > other["value"]
-    drill = dash.drilldown["judge:demo-judge"]
+    drill = dash.drilldown["judge:demo-judge"].matrix
+    assert drill is not None
     n_consensus = dash.meta.consensus.n
-    assert sum(map(sum, drill["confusion"])) == n_consensus - 2  # two invalid judge outputs
-    assert all(d["consensus"] != d["rater"] for d in drill["disagreements"])
+    assert sum(map(sum, drill.confusion)) == n_consensus - 2  # two invalid judge outputs
+    assert all(d.consensus != d.rater for d in drill.disagreements)
     assert {m["target_model"] for m in dash.metrics} == {"acme-7b-instruct", "tiny-tools-1b"}
 
 

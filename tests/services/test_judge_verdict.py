@@ -47,19 +47,20 @@ def test_per_class_kappa_is_sklearn_on_the_matrix_units(demo: Services) -> None:
     dash = demo.agreement.dashboard("demo", bootstrap=0)
     readings = demo.agreement.readings("demo")
     judge = next(r.key for r in readings.raters if r.kind is RaterKind.JUDGE)
-    drill = dash.drilldown[judge]
+    drill = dash.drilldown[judge].matrix
+    assert drill is not None
     human = "human:ann"
     units = [
         u.key
         for u in readings.units
         if readings.label(u.key, human) is not None and readings.label(u.key, judge) is not None
     ]
-    assert drill["n"] == len(units) == sum(map(sum, drill["confusion"]))
+    assert drill.n == len(units) == sum(map(sum, drill.confusion))
     a = [readings.label(u, human) for u in units]
     b = [readings.label(u, judge) for u in units]
     for label in Label:
         expected = cohen_kappa_score([x is label for x in a], [y is label for y in b])
-        got = drill["per_class"][label.value]["kappa"]["value"]
+        got = drill.per_class[label.value].kappa["value"]
         if got is None:
             assert expected != expected  # sklearn's nan: one class only on the matrix units
         else:
@@ -96,7 +97,7 @@ def test_a_scorer_without_shared_units_is_not_defined(demo: Services) -> None:
     assert row.stats is None
     written = row.to_json()
     assert "versus_humans" not in written and "alt_test" not in written
-    assert dash.drilldown["judge:lone-judge"]["reason"].startswith("not defined")
+    assert (dash.drilldown["judge:lone-judge"].reason or "").startswith("not defined")
     labelled = dash.coverage.overlap
     i = labelled.raters.index("judge:lone-judge")
     j = labelled.raters.index("human:ann")

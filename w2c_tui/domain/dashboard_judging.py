@@ -3,8 +3,9 @@ decision, and its drill-down (see domain.dashboard)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal, NotRequired, TypedDict
+from typing import Literal
 
 from w2c_tui.domain.dashboard_core import EstimateDoc
 from w2c_tui.domain.jsondoc import FLATTEN, OMIT_NONE, JsonDoc
@@ -149,7 +150,8 @@ class AutomatedDoc(JsonDoc):
         return self.stats.macro_f1 if self.stats else None
 
 
-class ClassDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class ClassDoc(JsonDoc):
     """One class of a drill-down, over the units of its confusion matrix."""
 
     support: int
@@ -163,7 +165,8 @@ class ClassDoc(TypedDict):
     prevalence_rater: float | None
 
 
-class DisagreementDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class DisagreementDoc(JsonDoc):
     """A unit where the rater differs from the human reference."""
 
     unit: str
@@ -172,19 +175,28 @@ class DisagreementDoc(TypedDict):
     target_model: str | None
     consensus: str
     rater: str
-    humans: list[str]
+    humans: tuple[str, ...]
     unanimity: float | None
 
 
-class DrilldownDoc(TypedDict):
-    """Panel E for one rater: confusion against the consensus, per class, disagreements."""
+@dataclass(frozen=True, slots=True)
+class MatrixDoc(JsonDoc):
+    """A rater's confusion against the consensus (rows: consensus, columns: rater), per class
+    on exactly those units, the units of each cell and the disagreements."""
 
-    reason: NotRequired[str]
-    n: NotRequired[int]
-    confusion: NotRequired[list[list[int]]]
-    row_normalised: NotRequired[list[list[float]]]
-    cells: NotRequired[dict[str, list[str]]]
-    per_class: NotRequired[dict[str, ClassDoc]]
-    disagreements: NotRequired[list[DisagreementDoc]]
-    n_disagreements: NotRequired[int]
-    alpha_pair: NotRequired[EstimateDoc]
+    n: int
+    confusion: tuple[tuple[int, ...], ...]
+    row_normalised: tuple[tuple[float, ...], ...]
+    cells: Mapping[str, tuple[str, ...]]
+    per_class: Mapping[str, ClassDoc]
+    disagreements: tuple[DisagreementDoc, ...]
+    n_disagreements: int
+    alpha_pair: EstimateDoc
+
+
+@dataclass(frozen=True, slots=True)
+class DrilldownDoc(JsonDoc):
+    """Panel E for one rater: its matrix (written flat), or why there is none."""
+
+    reason: str | None = field(default=None, metadata=OMIT_NONE)
+    matrix: MatrixDoc | None = field(default=None, metadata=FLATTEN)

@@ -15,7 +15,9 @@ def data_uri(svg: str) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
 
 
-def heatmap(matrix: list[list[int]], rows: list[str], columns: list[str], title: str) -> str:
+def heatmap(
+    matrix: Sequence[Sequence[int]], rows: list[str], columns: list[str], title: str
+) -> str:
     """A confusion matrix: cell shade = row share, count and share written in the cell."""
     cell, left, top = 64, 120, 46
     width, height = left + cell * len(columns) + 10, top + cell * len(rows) + 10

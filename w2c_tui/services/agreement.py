@@ -7,6 +7,7 @@ calibration); each lives in services/dashboard/. The document is typed (domain.d
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -16,9 +17,10 @@ from w2c_tui import __version__
 from w2c_tui.db.store import Store
 from w2c_tui.domain.dashboard import (
     Against,
-    AutomatedDoc,
     BootstrapDoc,
+    ClassDoc,
     DashboardDoc,
+    DrilldownDoc,
     JudgesDoc,
     MetaDoc,
     MetricsDoc,
@@ -156,16 +158,9 @@ class AgreementService:
         opts = {"bootstrap": bootstrap, "seed": seed}
         human_doc = humans_panel(readings, humans, mode, **opts)
         drills = {key: drilldown(readings, key, ref, **opts) for key in automated}
-        rows: list[AutomatedDoc] = [
+        rows = [
             automated_row(
-                readings,
-                key,
-                humans,
-                human_doc,
-                ref,
-                mode,
-                drills[key].get("per_class"),
-                **opts,
+                readings, key, humans, human_doc, ref, mode, _per_class(drills[key]), **opts
             )
             for key in automated
         ]
@@ -198,6 +193,10 @@ class AgreementService:
             reveal=reveal_effects(self._store, dataset, readings),
             slices=slices(readings, by, automated, ref, mode, **opts) if by is not None else None,
         )
+
+
+def _per_class(drill: DrilldownDoc) -> Mapping[str, ClassDoc] | None:
+    return drill.matrix.per_class if drill.matrix else None
 
 
 def _metrics_rows(readings: Readings, rater: RaterInfo, mode: InvalidMode) -> list[MetricsDoc]:

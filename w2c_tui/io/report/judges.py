@@ -107,40 +107,41 @@ def judges(dash: DashboardDoc) -> Section:
 def drilldown(key: str, drill: DrilldownDoc) -> Section:
     """Panel E for one rater, with its own confusion heatmap."""
     section = Section(f"E · Drill-down: {key}")
-    if "confusion" not in drill:
-        section.paragraphs.append(drill.get("reason", "—") + ".")
+    matrix = drill.matrix
+    if matrix is None:
+        section.paragraphs.append((drill.reason or "—") + ".")
         return section
-    confusion = drill["confusion"]
-    listed = drill.get("disagreements", [])
+    confusion = matrix.confusion
+    listed = matrix.disagreements
     section.paragraphs.append(
-        f"On the {drill.get('n')} units where both the consensus and the rater have a label; "
+        f"On the {matrix.n} units where both the consensus and the rater have a label; "
         "the per-class κ is Cohen's κ of the binarised labels (class vs rest) on those units. "
-        f"{drill.get('n_disagreements', 0)} disagreement(s) with the consensus (first 50 "
+        f"{matrix.n_disagreements} disagreement(s) with the consensus (first 50 "
         "listed, unanimous humans first)."
     )
     per = [
         [
             label,
-            str(c["support"]),
-            num(c["precision"]),
-            num(c["recall"]),
-            f1(c["f1"]),
-            est(c["specific_agreement"]),
-            est(c["alpha"]),
-            est(c["kappa"]),
-            pct(c["prevalence_humans"]),
-            pct(c["prevalence_rater"]),
+            str(c.support),
+            num(c.precision),
+            num(c.recall),
+            f1(c.f1),
+            est(c.specific_agreement),
+            est(c.alpha),
+            est(c.kappa),
+            pct(c.prevalence_humans),
+            pct(c.prevalence_rater),
         ]
-        for label, c in drill.get("per_class", {}).items()
+        for label, c in matrix.per_class.items()
     ]
     dis = [
         [
-            d["uuid"],
-            d["target_model"] or "—",
-            d["consensus"],
-            d["rater"],
-            " ".join(d["humans"]),
-            num(d["unanimity"], 2),
+            d.uuid,
+            d.target_model or "—",
+            d.consensus,
+            d.rater,
+            " ".join(d.humans),
+            num(d.unanimity, 2),
         ]
         for d in listed[:50]
     ]

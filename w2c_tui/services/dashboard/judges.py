@@ -8,6 +8,7 @@ disagreements.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, cast
 
@@ -112,7 +113,7 @@ def automated_row(
     human_doc: HumansDoc,
     ref: dict[str, Label],
     invalid_mode: InvalidMode,
-    per_class: dict[str, ClassDoc] | None,
+    per_class: Mapping[str, ClassDoc] | None,
     *,
     bootstrap: int,
     seed: int,

@@ -17,6 +17,7 @@ the human ceiling, never an absolute κ cut-off):
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 from w2c_tui.domain.dashboard import (
     AdviceDoc,
@@ -43,14 +44,14 @@ RULE = (
 )
 
 
-def weakest(per_class: dict[str, ClassDoc] | None) -> tuple[str | None, str]:
+def weakest(per_class: Mapping[str, ClassDoc] | None) -> tuple[str | None, str]:
     """The class with the lowest binarised κ among those present, and a phrase naming it."""
     if not per_class:
         return None, ""
     scored = [
-        (doc["kappa"]["value"], label)
+        (doc.kappa["value"], label)
         for label, doc in per_class.items()
-        if doc["support"] and doc["kappa"]["value"] is not None
+        if doc.support and doc.kappa["value"] is not None
     ]
     if not scored:
         return None, ""
@@ -76,7 +77,7 @@ def decide(
     kappa: EstimateDoc | None,
     versus: VersusHumansDoc | None,
     alt: AltTestDoc | None,
-    per_class: dict[str, ClassDoc] | None,
+    per_class: Mapping[str, ClassDoc] | None,
 ) -> VerdictDoc:
     """The decision for one automated rater, with the evidence it rests on."""
     label, phrase = weakest(per_class)
