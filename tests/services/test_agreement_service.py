@@ -62,7 +62,7 @@ def test_dashboard_panels(annotated: Services) -> None:
     n_consensus = dash.meta.consensus.n
     assert sum(map(sum, drill.confusion)) == n_consensus - 2  # two invalid judge outputs
     assert all(d.consensus != d.rater for d in drill.disagreements)
-    assert {m["target_model"] for m in dash.metrics} == {"acme-7b-instruct", "tiny-tools-1b"}
+    assert {m.target_model for m in dash.metrics} == {"acme-7b-instruct", "tiny-tools-1b"}
 
 
 def test_invalid_as_wrong_adds_a_category(annotated: Services) -> None:

@@ -155,7 +155,7 @@ def _print(dataset: str, against: str, rows: list[RaterMetrics], confusion: bool
         )
         for row in stable:
             assert row.stability is not None
-            cells = stability_cells(row.stability.as_json())
+            cells = stability_cells(row.stability.document())
             repeats.add_row(row.rater.key, row.target_model or "all", *cells)
         console.print(repeats)
     if not confusion:

@@ -7,6 +7,8 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
+from w2c_tui.domain.dashboard import ReliabilityBinDoc
+
 FONT = "font-family='sans-serif' font-size='11'"
 
 
@@ -104,7 +106,7 @@ def intervals(
     return "".join(parts)
 
 
-def reliability(bins: Sequence[Mapping[str, Any]], title: str) -> str:
+def reliability(bins: Sequence[ReliabilityBinDoc], title: str) -> str:
     """Reliability diagram: accuracy against mean confidence per bin, with the diagonal."""
     size, pad = 220, 36
     width, height = size + 2 * pad, size + 2 * pad
@@ -126,7 +128,7 @@ def reliability(bins: Sequence[Mapping[str, Any]], title: str) -> str:
         f"<text x='10' y='{pad + size / 2}' {FONT} transform='rotate(-90 10 "
         f"{pad + size / 2})' text-anchor='middle'>accuracy</text>",
     ]
-    points = [(b["mean_confidence"], b["accuracy"], b["n"]) for b in bins]
+    points = [(b.mean_confidence, b.accuracy, b.n) for b in bins]
     if points:
         path = " ".join(f"{px(c):.1f},{py(a):.1f}" for c, a, _ in points)
         parts.append(f"<polyline points='{path}' fill='none' stroke='#1f6feb'/>")

@@ -208,5 +208,5 @@ def _metrics_rows(readings: Readings, rater: RaterInfo, mode: InvalidMode) -> li
     for model in models or [None]:
         row = rater_metrics(readings, rater, Against.GOLD, target_model=model, invalid_mode=mode)
         if row is not None:
-            out.append(cast(MetricsDoc, row.as_json()))
+            out.append(row.document())
     return out

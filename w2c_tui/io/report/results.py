@@ -21,26 +21,26 @@ def calibration(dash: DashboardDoc) -> Section:
     section = Section("F · Calibration of log-prob scorers (against gold)")
     rows = []
     for m in dash.metrics:
-        cal = m["calibration"]
+        cal = m.calibration
         if not cal:
             continue
-        raw = cal["raw"]
+        raw = cal.raw
         rows.append(
             [
-                m["rater"],
-                m["target_model"] or "all",
-                str(raw["n"]),
-                num(raw["accuracy"]),
-                num(raw["nll"]),
-                num(raw["brier"]),
-                num(raw["ece"]),
-                str(raw["bins_used"]),
+                m.rater,
+                m.target_model or "all",
+                str(raw.n),
+                num(raw.accuracy),
+                num(raw.nll),
+                num(raw.brier),
+                num(raw.ece),
+                str(raw.bins_used),
             ]
         )
         section.charts.append(
             Chart(
-                data_uri(reliability(raw["reliability"], f"{m['rater']} · {m['target_model']}")),
-                f"reliability diagram of {m['rater']} on {m['target_model']}",
+                data_uri(reliability(raw.reliability, f"{m.rater} · {m.target_model}")),
+                f"reliability diagram of {m.rater} on {m.target_model}",
             )
         )
     section.paragraphs.append(
@@ -69,10 +69,10 @@ def metrics(dash: DashboardDoc) -> list[Section]:
                     ["rater", "target model", *METRICS_HEADERS, "F1 4 labels ×100"],
                     [
                         [
-                            m["rater"],
-                            m["target_model"] or "all",
+                            m.rater,
+                            m.target_model or "all",
                             *metrics_cells(m),
-                            f1(m["macro_f1_4"]),
+                            f1(m.macro_f1_4),
                         ]
                         for m in dash.metrics
                     ],
@@ -80,7 +80,7 @@ def metrics(dash: DashboardDoc) -> list[Section]:
             ],
         )
     ]
-    stable = [m for m in dash.metrics if m["stability"]]
+    stable = [(m, m.stability) for m in dash.metrics if m.stability is not None]
     if stable:
         out.append(
             Section(
@@ -95,11 +95,11 @@ def metrics(dash: DashboardDoc) -> list[Section]:
                         ["rater", "target model", *STABILITY_HEADERS],
                         [
                             [
-                                m["rater"],
-                                m["target_model"] or "all",
-                                *stability_cells(m["stability"] or {}),
+                                m.rater,
+                                m.target_model or "all",
+                                *stability_cells(stab),
                             ]
-                            for m in stable
+                            for m, stab in stable
                         ],
                     )
                 ],
