@@ -46,17 +46,19 @@ def test_dashboard_panels(annotated: Services) -> None:
     assert humans.raters == ("human:alice", "human:bob", "human:carol")
     alpha = humans.alpha
     assert alpha is not None
-    assert alpha["value"] is not None and alpha["ci"][0] < alpha["value"] < alpha["ci"][1]
+    assert (
+        alpha.value is not None and alpha.ci is not None and alpha.ci[0] < alpha.value < alpha.ci[1]
+    )
     rows = {r.key: r for r in dash.automated}
     assert set(rows) == {"judge:demo-judge", "logprob:demo-logprob", "logprob:demo-logprob:norm"}
     judge = rows["judge:demo-judge"]
     versus, alt = judge.versus_humans, judge.alt_test
-    assert versus is not None and versus.delta_kappa["ci"] is not None
+    assert versus is not None and versus.delta_kappa.ci is not None
     assert alt is not None and alt.winning_rate is not None  # three humans: the alt-test runs
     kappa, other = judge.cohen_kappa, rows["logprob:demo-logprob"].cohen_kappa
     assert kappa is not None and other is not None
-    assert kappa["value"] is not None and other["value"] is not None
-    assert kappa["value"] > other["value"]
+    assert kappa.value is not None and other.value is not None
+    assert kappa.value > other.value
     drill = dash.drilldown["judge:demo-judge"].matrix
     assert drill is not None
     n_consensus = dash.meta.consensus.n
@@ -94,10 +96,10 @@ def test_summary_contract(annotated: Services) -> None:
         summary.gwet_ac1,
         summary.percent_agreement,
     ):
-        assert set(estimate) >= {"value", "ci"}
+        assert set(estimate.to_json()) >= {"value", "ci"}
     assert summary.n_raters == 6 and summary.n_items == 60
     pair = summary.pairwise[0]
-    assert set(pair) >= {"a", "b", "n", "cohen_kappa", "percent_agreement"}
+    assert set(pair.to_json()) >= {"a", "b", "n", "cohen_kappa", "percent_agreement"}
     doc = summary.to_json()
     assert list(doc) == [
         "n_items",

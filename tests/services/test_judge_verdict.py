@@ -60,7 +60,7 @@ def test_per_class_kappa_is_sklearn_on_the_matrix_units(demo: Services) -> None:
     b = [readings.label(u, judge) for u in units]
     for label in Label:
         expected = cohen_kappa_score([x is label for x in a], [y is label for y in b])
-        got = drill.per_class[label.value].kappa["value"]
+        got = drill.per_class[label.value].kappa.value
         if got is None:
             assert expected != expected  # sklearn's nan: one class only on the matrix units
         else:

@@ -103,11 +103,11 @@ def print_pooled(doc: PooledDoc) -> None:
     pairs = Table("a", "b", "n", "Cohen κ", "percent agreement", title="pairs (on their overlap)")
     for pair in doc.pairwise:
         pairs.add_row(
-            pair["a"],
-            pair["b"],
-            str(pair["n"]),
-            est(pair["cohen_kappa"]),
-            est(pair["percent_agreement"]),
+            pair.a,
+            pair.b,
+            str(pair.n),
+            est(pair.cohen_kappa),
+            est(pair.percent_agreement),
         )
     console.print(pairs)
     per = Table("category", "specific agreement", "α one-vs-rest", title="per category")

@@ -6,24 +6,38 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TypedDict
 
 from w2c_tui.domain.jsondoc import FLATTEN, OMIT_NONE, JsonDoc
 
 
-class EstimateDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class EstimateDoc(JsonDoc):
     """A statistic with its 95% interval; `value` None with a `reason` when not defined."""
 
     value: float | None
-    ci: list[float] | None
+    ci: tuple[float, float] | None
     n: int
     reason: str | None
     degenerate: int
 
+    @classmethod
+    def of(cls, data: object) -> EstimateDoc:
+        """The estimate the statistics layer wrote as plain JSON (stats.Estimate.as_json)."""
+        if not isinstance(data, Mapping):
+            raise TypeError(f"an estimate is a JSON object, not {type(data).__name__}")
+        ci = data["ci"]
+        return cls(
+            value=data["value"],
+            ci=(ci[0], ci[1]) if ci is not None else None,
+            n=data["n"],
+            reason=data["reason"],
+            degenerate=data["degenerate"],
+        )
+
 
 def undefined(reason: str, n: int = 0) -> EstimateDoc:
     """An estimate that is not defined, and why."""
-    return {"value": None, "ci": None, "n": n, "reason": reason, "degenerate": 0}
+    return EstimateDoc(value=None, ci=None, n=n, reason=reason, degenerate=0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +172,8 @@ class DistributionsDoc(JsonDoc):
     stuart_maxwell: Mapping[str, HomogeneityDoc]
 
 
-class PairDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class PairDoc(JsonDoc):
     """Cohen's κ and percent agreement of two raters on their overlap."""
 
     a: str
@@ -166,6 +181,19 @@ class PairDoc(TypedDict):
     n: int
     cohen_kappa: EstimateDoc
     percent_agreement: EstimateDoc
+
+    @classmethod
+    def of(cls, data: object) -> PairDoc:
+        """The pair the statistics layer wrote as plain JSON (stats.PairResult.as_json)."""
+        if not isinstance(data, Mapping):
+            raise TypeError(f"a pair is a JSON object, not {type(data).__name__}")
+        return cls(
+            a=data["a"],
+            b=data["b"],
+            n=data["n"],
+            cohen_kappa=EstimateDoc.of(data["cohen_kappa"]),
+            percent_agreement=EstimateDoc.of(data["percent_agreement"]),
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,21 +49,21 @@ class PooledDoc(JsonDoc):
     def of(cls, summary: Mapping[str, object]) -> PooledDoc:
         """The typed document of `stats.agreement_summary`'s plain JSON."""
         boot = cast(dict[str, float], summary["bootstrap"])
-        per_category = cast(dict[str, dict[str, EstimateDoc]], summary["per_category"])
+        per_category = cast(dict[str, dict[str, object]], summary["per_category"])
         return cls(
             n_items=cast(int, summary["n_items"]),
             n_raters=cast(int, summary["n_raters"]),
             categories=tuple(cast(list[str], summary["categories"])),
-            krippendorff_alpha=cast(EstimateDoc, summary["krippendorff_alpha"]),
-            fleiss_kappa=cast(EstimateDoc, summary["fleiss_kappa"]),
-            gwet_ac1=cast(EstimateDoc, summary["gwet_ac1"]),
-            percent_agreement=cast(EstimateDoc, summary["percent_agreement"]),
-            pairwise=tuple(cast(list[PairDoc], summary["pairwise"])),
+            krippendorff_alpha=EstimateDoc.of(summary["krippendorff_alpha"]),
+            fleiss_kappa=EstimateDoc.of(summary["fleiss_kappa"]),
+            gwet_ac1=EstimateDoc.of(summary["gwet_ac1"]),
+            percent_agreement=EstimateDoc.of(summary["percent_agreement"]),
+            pairwise=tuple(PairDoc.of(p) for p in cast(list[object], summary["pairwise"])),
             per_category={
                 name: CategoryAgreement(
-                    specific_agreement=values["specific_agreement"],
-                    alpha=values["alpha"],
-                    kappa=values["kappa"],
+                    specific_agreement=EstimateDoc.of(values["specific_agreement"]),
+                    alpha=EstimateDoc.of(values["alpha"]),
+                    kappa=EstimateDoc.of(values["kappa"]),
                 )
                 for name, values in per_category.items()
             },

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from w2c_tui.domain.dashboard import MetricsDoc, StabilityDoc
+from w2c_tui.domain.dashboard import EstimateDoc, MetricsDoc, StabilityDoc
 
 
 def num(value: object, digits: int = 3) -> str:
@@ -31,15 +28,13 @@ def pct(value: object) -> str:
     return f"{100 * value:.1f}%" if isinstance(value, float | int) else "—"
 
 
-def estimate_text(
-    est: Mapping[str, Any] | None, *, ci_digits: int = 2, with_reason: bool = False
-) -> str:
+def estimate_text(est: EstimateDoc | None, *, ci_digits: int = 2, with_reason: bool = False) -> str:
     """An estimate document as '0.712 [0.65, 0.77]', the value alone, or '—' (+ reason)."""
-    if not est or est.get("value") is None:
-        reason = (est or {}).get("reason")
+    if est is None or est.value is None:
+        reason = est.reason if est else None
         return f"— ({reason})" if with_reason and reason else "—"
-    ci = est.get("ci")
-    text = num(est["value"])
+    ci = est.ci
+    text = num(est.value)
     return text + (f" [{num(ci[0], ci_digits)}, {num(ci[1], ci_digits)}]" if ci else "")
 
 

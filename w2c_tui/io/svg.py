@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import base64
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from html import escape
-from typing import Any
 
-from w2c_tui.domain.dashboard import ReliabilityBinDoc
+from w2c_tui.domain.dashboard import EstimateDoc, ReliabilityBinDoc
 
 FONT = "font-family='sans-serif' font-size='11'"
 
@@ -60,7 +59,7 @@ def heatmap(
 
 
 def intervals(
-    rows: Sequence[tuple[str, Mapping[str, Any] | None]],
+    rows: Sequence[tuple[str, EstimateDoc | None]],
     title: str,
     *,
     low: float = -1.0,
@@ -92,16 +91,16 @@ def intervals(
         parts.append(
             f"<text x='{left - 8}' y='{y + 4}' {FONT} text-anchor='end'>{escape(name)}</text>"
         )
-        if not est or est.get("value") is None:
+        if est is None or est.value is None:
             parts.append(f"<text x='{left}' y='{y + 4}' {FONT} fill='#888'>not defined</text>")
             continue
-        ci = est.get("ci")
+        ci = est.ci
         if ci:
             parts.append(
                 f"<line x1='{x(ci[0])}' y1='{y}' x2='{x(ci[1])}' y2='{y}' "
                 "stroke='#1f6feb' stroke-width='2'/>"
             )
-        parts.append(f"<circle cx='{x(est['value'])}' cy='{y}' r='4' fill='#1f6feb'/>")
+        parts.append(f"<circle cx='{x(est.value)}' cy='{y}' r='4' fill='#1f6feb'/>")
     parts.append("</svg>")
     return "".join(parts)
 

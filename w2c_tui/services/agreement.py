@@ -186,7 +186,7 @@ class AgreementService:
             humans=human_doc,
             automated=tuple(rows),
             drilldown=drills,
-            pairwise=tuple(cast(list[PairDoc], pooled["pairwise"])),
+            pairwise=tuple(PairDoc.of(p) for p in cast(list[object], pooled["pairwise"])),
             metrics=tuple(
                 m for key in automated for m in _metrics_rows(readings, readings.rater(key), mode)
             ),

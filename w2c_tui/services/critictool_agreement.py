@@ -12,7 +12,6 @@ Cohen's κ per pair on their overlap.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
 
 import numpy as np
 
@@ -57,7 +56,7 @@ class CriticAgreement:
             alpha=self.alpha.value,
             alpha_reason=self.alpha.reason,
             percent_agreement=self.percent.value,
-            pairs=tuple(cast(PairDoc, p.as_json()) for p in self.pairs),
+            pairs=tuple(PairDoc.of(p.as_json()) for p in self.pairs),
         )
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import cast
 
 import numpy as np
 
@@ -92,8 +91,8 @@ def _versus(trails: list[UnitTrail], readings: Readings, rater: str) -> RevealVe
         n=len(pairs),
         agreement_pre_reveal=float(np.mean(pre == other)),
         agreement_current=float(np.mean(post == other)),
-        kappa_pre_reveal=cast(EstimateDoc, cohen_kappa(pre, other, 4).as_json()),
-        kappa_current=cast(EstimateDoc, cohen_kappa(post, other, 4).as_json()),
+        kappa_pre_reveal=EstimateDoc.of(cohen_kappa(pre, other, 4).as_json()),
+        kappa_current=EstimateDoc.of(cohen_kappa(post, other, 4).as_json()),
     )
 
 

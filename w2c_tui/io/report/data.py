@@ -156,10 +156,10 @@ def humans(dash: DashboardDoc) -> Section:
                 ["pair", "n", "Cohen κ", "percent agreement"],
                 [
                     [
-                        f"{p['a']} – {p['b']}",
-                        str(p["n"]),
-                        est(p["cohen_kappa"]),
-                        est(p["percent_agreement"]),
+                        f"{p.a} – {p.b}",
+                        str(p.n),
+                        est(p.cohen_kappa),
+                        est(p.percent_agreement),
                     ]
                     for p in r.pairwise
                 ],

@@ -66,8 +66,8 @@ def judges(dash: DashboardDoc) -> Section:
         ceiling_rows.append(
             [
                 row.key,
-                num(vs.kappa_judge_human["value"]),
-                num(vs.kappa_human_human["value"]),
+                num(vs.kappa_judge_human.value),
+                num(vs.kappa_human_human.value),
                 est(vs.delta_kappa),
                 est(vs.delta_alpha),
                 omega,

@@ -170,7 +170,7 @@ def automated_row(
         if len(humans) >= 3:
             alt = _alt(readings, key, humans, invalid_mode)
     stats = JudgeStatsDoc(
-        n=kappa["n"],
+        n=kappa.n,
         p_o=sum(agree) / len(agree) if agree else None,
         cohen_kappa=kappa,
         gwet_ac1=est(gwet_ac1(pair, bootstrap=bootstrap, seed=seed)),

@@ -135,13 +135,13 @@ def humans_panel(
     summary = agreement_summary(
         table_of(readings, humans, invalid_mode), bootstrap=bootstrap, seed=seed
     )
-    pairs = cast(list[PairDoc], summary["pairwise"])
-    kappas = [p["cohen_kappa"]["value"] for p in pairs if p["cohen_kappa"]["value"] is not None]
+    pairs = [PairDoc.of(p) for p in cast(list[object], summary["pairwise"])]
+    kappas = [p.cohen_kappa.value for p in pairs if p.cohen_kappa.value is not None]
     alpha = est_json(summary["krippendorff_alpha"])
     return HumansDoc(
         raters=tuple(humans),
         reliability=HumanReliabilityDoc(
-            n_units_2plus=alpha["n"],
+            n_units_2plus=alpha.n,
             krippendorff_alpha=alpha,
             percent_agreement=est_json(summary["percent_agreement"]),
             fleiss_kappa=est_json(summary["fleiss_kappa"]),
@@ -149,6 +149,6 @@ def humans_panel(
             mean_pairwise_kappa=sum(kappas) / len(kappas) if kappas else None,
             pairwise=tuple(pairs),
             p_alpha_below=cast(dict[str, float | None], summary["p_alpha_below"]),
-            interpretation=interpretation(alpha["value"]),
+            interpretation=interpretation(alpha.value),
         ),
     )

@@ -49,9 +49,9 @@ def weakest(per_class: Mapping[str, ClassDoc] | None) -> tuple[str | None, str]:
     if not per_class:
         return None, ""
     scored = [
-        (doc.kappa["value"], label)
+        (doc.kappa.value, label)
         for label, doc in per_class.items()
-        if doc.support and doc.kappa["value"] is not None
+        if doc.support and doc.kappa.value is not None
     ]
     if not scored:
         return None, ""
@@ -81,15 +81,15 @@ def decide(
 ) -> VerdictDoc:
     """The decision for one automated rater, with the evidence it rests on."""
     label, phrase = weakest(per_class)
-    evidence = [f"κ vs consensus {estimate_text(kappa)} (n = {kappa['n']})"] if kappa else []
+    evidence = [f"κ vs consensus {estimate_text(kappa)} (n = {kappa.n})"] if kappa else []
     if phrase:
         evidence.append(phrase)
-    if kappa is None or kappa["value"] is None:
-        why = kappa["reason"] if kappa else "no unit shared with the human consensus"
+    if kappa is None or kappa.value is None:
+        why = kappa.reason if kappa else "no unit shared with the human consensus"
         return _verdict("not defined", f"{key}: not defined — {why}", evidence, label)
     alpha = humans.alpha
-    if alpha is None or alpha["value"] is None:
-        reason = humans.reason or (alpha["reason"] if alpha else None) or "α is not defined"
+    if alpha is None or alpha.value is None:
+        reason = humans.reason or (alpha.reason if alpha else None) or "α is not defined"
         return _verdict(
             "undecided",
             f"{key}: undecided — no human ceiling to compare with ({reason})",
@@ -97,10 +97,10 @@ def decide(
             label,
         )
     evidence.append(f"human α {estimate_text(alpha)}")
-    if alpha["value"] < MIN_ALPHA:
+    if alpha.value < MIN_ALPHA:
         return _verdict(
             "undecided",
-            f"{key}: undecided — the human reference is not reliable (α {num(alpha['value'])} "
+            f"{key}: undecided — the human reference is not reliable (α {num(alpha.value)} "
             f"< {MIN_ALPHA:.3f}); no judge can be calibrated to it",
             evidence,
             label,
@@ -122,10 +122,10 @@ def decide(
             label,
         )
     delta = versus.delta_kappa if versus else None
-    if delta is None or delta["value"] is None or delta["ci"] is None:
-        why = (delta["reason"] if delta else None) or "Δκ has no interval (bootstrap off?)"
+    if delta is None or delta.value is None or delta.ci is None:
+        why = (delta.reason if delta else None) or "Δκ has no interval (bootstrap off?)"
         return _verdict("undecided", f"{key}: undecided — {why}", evidence, label)
-    low, high = delta["ci"]
+    low, high = delta.ci
     evidence.append(f"Δκ {estimate_text(delta)}")
     if low >= -MARGIN:
         decision: Decision = "can stand in"
@@ -147,9 +147,9 @@ def advise(kappa: EstimateDoc | None, strata: dict[str, int]) -> AdviceDoc:
     units are named: their numbers rest on little.
     """
     thin = [f"{name} ({n})" for name, n in sorted(strata.items()) if n < THIN]
-    n = kappa["n"] if kappa else 0
-    if kappa is None or kappa["ci"] is None or not n:
-        why = (kappa["reason"] if kappa else None) or "κ has no interval yet"
+    n = kappa.n if kappa else 0
+    if kappa is None or kappa.ci is None or not n:
+        why = (kappa.reason if kappa else None) or "κ has no interval yet"
         return AdviceDoc(
             n=n,
             half_width=None,
@@ -158,7 +158,7 @@ def advise(kappa: EstimateDoc | None, strata: dict[str, int]) -> AdviceDoc:
             thin_strata=tuple(thin),
             text=f"no advice: {why}",
         )
-    half = (kappa["ci"][1] - kappa["ci"][0]) / 2
+    half = (kappa.ci[1] - kappa.ci[0]) / 2
 
     def more(target: float) -> int:
         return max(0, math.ceil(n * (half / target) ** 2) - n)

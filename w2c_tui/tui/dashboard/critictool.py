@@ -47,11 +47,11 @@ def label_agreement(entry: CriticEntryDoc) -> list[RenderableType]:
         for pair in result.pairs:
             t.add_row(
                 *cells(
-                    pair["a"],
-                    pair["b"],
-                    str(pair["n"]),
-                    cell(pair["cohen_kappa"]["value"]),
-                    cell(pair["percent_agreement"]["value"]),
+                    pair.a,
+                    pair.b,
+                    str(pair.n),
+                    cell(pair.cohen_kappa.value),
+                    cell(pair.percent_agreement.value),
                 )
             )
         parts.append(t)

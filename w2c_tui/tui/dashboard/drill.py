@@ -40,7 +40,7 @@ def per_class(drill: DrilldownDoc) -> RenderableType:
                 fmt(c.recall, 2),
                 f1(c.f1),
                 estimate_text(c.kappa),
-                fmt(c.alpha["value"]),
+                fmt(c.alpha.value),
                 pct(c.prevalence_humans),
                 pct(c.prevalence_rater),
             )

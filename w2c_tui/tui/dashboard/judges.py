@@ -94,8 +94,8 @@ def _consensus_table(rows: Sequence[AutomatedDoc], legend: Legend) -> Renderable
             notes.append(
                 Text(
                     f"{legend.short(row.key)}: κ where the humans were unanimous "
-                    f"{estimate_text(strat.unanimous)} (n={strat.unanimous['n']}), "
-                    f"split {estimate_text(strat.split)} (n={strat.split['n']})",
+                    f"{estimate_text(strat.unanimous)} (n={strat.unanimous.n}), "
+                    f"split {estimate_text(strat.split)} (n={strat.split.n})",
                     style="dim",
                 )
             )
@@ -145,8 +145,8 @@ def _ceiling_table(rows: Sequence[AutomatedDoc], legend: Legend) -> RenderableTy
         t.add_row(
             *cells(
                 legend.short(row.key),
-                fmt(vs.kappa_judge_human["value"]),
-                fmt(vs.kappa_human_human["value"]),
+                fmt(vs.kappa_judge_human.value),
+                fmt(vs.kappa_human_human.value),
                 estimate_text(vs.delta_kappa),
                 estimate_text(vs.delta_alpha),
                 omega,

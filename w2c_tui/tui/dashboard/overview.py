@@ -168,9 +168,7 @@ def reveal(doc: RevealDoc) -> RenderableType:
                     v.rater if v else "—",
                     str(v.n) if v else "",
                     f"{pct(v.agreement_pre_reveal)}→{pct(v.agreement_current)}" if v else "",
-                    f"{fmt(v.kappa_pre_reveal['value'])}→{fmt(v.kappa_current['value'])}"
-                    if v
-                    else "",
+                    f"{fmt(v.kappa_pre_reveal.value)}→{fmt(v.kappa_current.value)}" if v else "",
                 )
             )
     return Group(t, Text(doc.definition, style="dim"))
