@@ -4,7 +4,7 @@ decision, and its drill-down (see domain.dashboard)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Literal
 
 from w2c_tui.domain.dashboard_core import EstimateDoc
@@ -39,6 +39,13 @@ class AltAnnotatorDoc(JsonDoc):
     rejected: bool
     reason: str | None
 
+    @classmethod
+    def of(cls, data: object) -> AltAnnotatorDoc:
+        """One annotator as the statistics layer wrote it (stats.AltTestAnnotator.as_json)."""
+        if not isinstance(data, Mapping):
+            raise TypeError(f"an alt-test annotator is a JSON object, not {type(data).__name__}")
+        return cls(**{f.name: data[f.name] for f in fields(cls)})
+
 
 @dataclass(frozen=True, slots=True)
 class AltTestDoc(JsonDoc):
@@ -52,6 +59,15 @@ class AltTestDoc(JsonDoc):
     passed: bool | None
     annotators: tuple[AltAnnotatorDoc, ...]
     reason: str | None
+
+    @classmethod
+    def of(cls, data: object) -> AltTestDoc:
+        """The test as the statistics layer wrote it (stats.AltTestResult.as_json)."""
+        if not isinstance(data, Mapping):
+            raise TypeError(f"an alt-test is a JSON object, not {type(data).__name__}")
+        values = {f.name: data[f.name] for f in fields(cls)}
+        values["annotators"] = tuple(AltAnnotatorDoc.of(a) for a in data["annotators"])
+        return cls(**values)
 
 
 @dataclass(frozen=True, slots=True)

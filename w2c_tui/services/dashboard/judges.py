@@ -10,13 +10,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, cast
+from typing import cast
 
 import numpy as np
 
 from w2c_tui.domain.dashboard import (
     Against,
-    AltAnnotatorDoc,
     AltTestDoc,
     AutomatedDoc,
     ClassDoc,
@@ -62,15 +61,7 @@ def _shares_with_humans(readings: Readings, key: str, humans: list[str]) -> bool
 
 def _alt(readings: Readings, key: str, humans: list[str], mode: InvalidMode) -> AltTestDoc:
     tested = alt_test(table(readings, [*humans, key], mode), key, humans)
-    plain = cast(dict[str, Any], tested.as_json())  # numbers cleaned by the statistics layer
-    result = AltTestDoc(
-        **{
-            **plain,
-            "annotators": tuple(
-                AltAnnotatorDoc(**cast(dict[str, Any], a.as_json())) for a in tested.annotators
-            ),
-        }
-    )
+    result = AltTestDoc.of(tested.as_json())  # numbers cleaned by the statistics layer
     if not any(a.reason is None for a in tested.annotators):
         return replace(
             result,
@@ -122,26 +113,26 @@ def automated_row(
     info = readings.rater(key)
     rated = [u for u in readings.units if (u.key, key) in readings.values]
     invalid = sum(1 for u in rated if readings.values[(u.key, key)] == INVALID)
-    head = {
-        "key": key,
-        "kind": info.kind.value,
-        "name": info.name,
-        "reading": info.reading,
-        "coverage": len(rated) / len(readings.units) if readings.units else None,
-        "invalid_rate": invalid / len(rated) if rated else None,
-        "n_consensus": len(ref),
-    }
+    without = AutomatedDoc(  # the row where there is nothing to compare (yet)
+        key=key,
+        kind=info.kind.value,
+        name=info.name,
+        reading=info.reading,
+        coverage=len(rated) / len(readings.units) if readings.units else None,
+        invalid_rate=invalid / len(rated) if rated else None,
+        n_consensus=len(ref),
+        verdict=decide(key, human_doc, None, None, None, None),
+        advice=advise(None, {}),
+    )
     shared = [u for u in ref if pairable(readings.values.get((u, key)), invalid_mode)]
     if not ref or not shared:
-        return AutomatedDoc(
-            **head,  # type: ignore[arg-type]
+        return replace(
+            without,
             reason=(
                 "no human consensus labels yet: label responses to compare"
                 if not ref
                 else f"not defined: {NO_SHARED}"
             ),
-            verdict=decide(key, human_doc, None, None, None, None),
-            advice=advise(None, {}),
         )
     kappa = pair_kappa(readings, key, ref, invalid_mode, bootstrap, seed)
     agree = [readings.label(u, key) == ref[u] for u in ref if readings.label(u, key) is not None]
@@ -188,8 +179,8 @@ def automated_row(
         ),
         stratified=_stratified(readings, key, ref),
     )
-    return AutomatedDoc(
-        **head,  # type: ignore[arg-type]
+    return replace(
+        without,
         stats=stats,
         verdict=decide(key, human_doc, kappa, versus, alt, per_class),
         advice=advise(kappa, strata(readings, key, ref)),
