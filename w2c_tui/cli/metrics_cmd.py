@@ -13,7 +13,7 @@ from w2c_tui.domain.labels import InvalidMode
 from w2c_tui.io.numbers import STABILITY_HEADERS, stability_cells
 
 if TYPE_CHECKING:
-    from w2c_tui.services.metrics import RaterMetrics
+    from w2c_tui.services.rater_metrics import RaterMetrics
 
 
 def pct(value: object) -> str:
