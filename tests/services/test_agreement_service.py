@@ -39,55 +39,89 @@ def annotated(demo: Services) -> Services:
 
 def test_dashboard_panels(annotated: Services) -> None:
     dash = annotated.agreement.dashboard("demo", bootstrap=200, seed=1)
-    json.dumps(dash)  # plain JSON all the way down
-    assert dash["meta"]["n_units"] == 60
-    assert dash["coverage"]["overlap"]["labelled"][0][0] == 60
-    humans = dash["humans"]
-    assert humans["raters"] == ["human:alice", "human:bob", "human:carol"]
-    alpha = humans["krippendorff_alpha"]
-    assert alpha["value"] is not None and alpha["ci"][0] < alpha["value"] < alpha["ci"][1]
-    rows = {r["key"]: r for r in dash["automated"]}
+    json.dumps(dash.to_json())  # plain JSON all the way down
+    assert dash.meta.n_units == 60
+    assert dash.coverage.overlap.labelled[0][0] == 60
+    humans = dash.humans
+    assert humans.raters == ("human:alice", "human:bob", "human:carol")
+    alpha = humans.alpha
+    assert alpha is not None
+    assert (
+        alpha.value is not None and alpha.ci is not None and alpha.ci[0] < alpha.value < alpha.ci[1]
+    )
+    rows = {r.key: r for r in dash.automated}
     assert set(rows) == {"judge:demo-judge", "logprob:demo-logprob", "logprob:demo-logprob:norm"}
     judge = rows["judge:demo-judge"]
-    assert judge["versus_humans"]["delta_kappa"]["ci"] is not None
-    assert judge["alt_test"]["winning_rate"] is not None  # three humans: the alt-test runs
-    assert judge["cohen_kappa"]["value"] > rows["logprob:demo-logprob"]["cohen_kappa"]["value"]
-    drill = dash["drilldown"]["judge:demo-judge"]
-    n_consensus = dash["meta"]["consensus"]["n"]
-    assert sum(map(sum, drill["confusion"])) == n_consensus - 2  # two invalid judge outputs
-    assert all(d["consensus"] != d["rater"] for d in drill["disagreements"])
-    assert {m["target_model"] for m in dash["metrics"]} == {"acme-7b-instruct", "tiny-tools-1b"}
+    versus, alt = judge.versus_humans, judge.alt_test
+    assert versus is not None and versus.delta_kappa.ci is not None
+    assert alt is not None and alt.winning_rate is not None  # three humans: the alt-test runs
+    kappa, other = judge.cohen_kappa, rows["logprob:demo-logprob"].cohen_kappa
+    assert kappa is not None and other is not None
+    assert kappa.value is not None and other.value is not None
+    assert kappa.value > other.value
+    drill = dash.drilldown["judge:demo-judge"].matrix
+    assert drill is not None
+    n_consensus = dash.meta.consensus.n
+    assert sum(map(sum, drill.confusion)) == n_consensus - 2  # two invalid judge outputs
+    assert all(d.consensus != d.rater for d in drill.disagreements)
+    assert {m.target_model for m in dash.metrics} == {"acme-7b-instruct", "tiny-tools-1b"}
 
 
 def test_invalid_as_wrong_adds_a_category(annotated: Services) -> None:
     doc = annotated.agreement.summary(
         "demo", raters=["human:alice", "judge:demo-judge"], bootstrap=0, invalid_mode="wrong"
     )
-    assert doc["categories"] == [
+    assert doc.categories == (
         "direct",
         "tool_call",
         "request_for_info",
         "cannot_answer",
         "invalid",
-    ]
+    )
 
 
 def test_dashboard_without_humans_says_why(demo: Services) -> None:
     dash = demo.agreement.dashboard("demo", bootstrap=0)
-    assert "at least two annotators" in dash["humans"]["reason"]
-    assert all("no human consensus" in r["reason"] for r in dash["automated"])
-    assert dash["metrics"]  # metrics against gold need no human
-    assert dash["pairwise"]  # the judge and the scorer still agree or not with each other
+    assert "at least two annotators" in (dash.humans.reason or "")
+    assert all("no human consensus" in (r.reason or "") for r in dash.automated)
+    assert dash.metrics  # metrics against gold need no human
+    assert dash.pairwise  # the judge and the scorer still agree or not with each other
 
 
 def test_summary_contract(annotated: Services) -> None:
-    doc = annotated.agreement.summary("demo", bootstrap=100, seed=2)
-    for key in ("krippendorff_alpha", "fleiss_kappa", "gwet_ac1", "percent_agreement"):
-        assert set(doc[key]) >= {"value", "ci"}  # type: ignore[arg-type]
-    assert doc["n_raters"] == 6 and doc["n_items"] == 60
-    pair = doc["pairwise"][0]  # type: ignore[index]
-    assert set(pair) >= {"a", "b", "n", "cohen_kappa", "percent_agreement"}
-    assert set(doc["per_category"]["tool_call"]) >= {"specific_agreement", "alpha"}  # type: ignore[index]
+    summary = annotated.agreement.summary("demo", bootstrap=100, seed=2)
+    for estimate in (
+        summary.krippendorff_alpha,
+        summary.fleiss_kappa,
+        summary.gwet_ac1,
+        summary.percent_agreement,
+    ):
+        assert set(estimate.to_json()) >= {"value", "ci"}
+    assert summary.n_raters == 6 and summary.n_items == 60
+    pair = summary.pairwise[0]
+    assert set(pair.to_json()) >= {"a", "b", "n", "cohen_kappa", "percent_agreement"}
+    doc = summary.to_json()
+    assert list(doc) == [
+        "n_items",
+        "n_raters",
+        "categories",
+        "krippendorff_alpha",
+        "fleiss_kappa",
+        "gwet_ac1",
+        "percent_agreement",
+        "pairwise",
+        "per_category",
+        "bootstrap",
+        "p_alpha_below",
+        "dataset",
+        "unit_kind",
+        "raters",
+        "invalid_mode",
+        "reveal",
+    ]
+    per_category = doc["per_category"]
+    assert isinstance(per_category, dict)
+    assert set(per_category["tool_call"]) >= {"specific_agreement", "alpha"}
 
 
 def test_real_data_with_the_api_suite(
@@ -102,4 +136,4 @@ def test_real_data_with_the_api_suite(
     index = [r for r in rows if r.rater.kind is RaterKind.MCQ_INDEX]
     assert index and index[0].metrics.n_valid + index[0].metrics.n_invalid == 4
     dash = services.agreement.dashboard(name, bootstrap=50)
-    assert dash["meta"]["n_units"] == 4 and dash["metrics"]
+    assert dash.meta.n_units == 4 and dash.metrics

@@ -120,6 +120,6 @@ def test_a_manifest_folder_reads_each_file_once(
     manifest = services.imports.folder_manifest(folder)  # as `w2c import FOLDER` does
     assert manifest is not None
     reports = services.imports.import_manifest(folder / "manifest.json", manifest=manifest)
-    files = [folder / "manifest.json", *(folder / entry["path"] for entry in manifest["files"])]
+    files = [folder / "manifest.json", *(folder / entry.path for entry in manifest.files)]
     assert len(reports) == len(files) - 1
     assert {f.name: opened[f.resolve()] for f in files} == {f.name: 1 for f in files}

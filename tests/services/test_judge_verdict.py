@@ -47,19 +47,20 @@ def test_per_class_kappa_is_sklearn_on_the_matrix_units(demo: Services) -> None:
     dash = demo.agreement.dashboard("demo", bootstrap=0)
     readings = demo.agreement.readings("demo")
     judge = next(r.key for r in readings.raters if r.kind is RaterKind.JUDGE)
-    drill = dash["drilldown"][judge]
+    drill = dash.drilldown[judge].matrix
+    assert drill is not None
     human = "human:ann"
     units = [
         u.key
         for u in readings.units
         if readings.label(u.key, human) is not None and readings.label(u.key, judge) is not None
     ]
-    assert drill["n"] == len(units) == sum(map(sum, drill["confusion"]))
+    assert drill.n == len(units) == sum(map(sum, drill.confusion))
     a = [readings.label(u, human) for u in units]
     b = [readings.label(u, judge) for u in units]
     for label in Label:
         expected = cohen_kappa_score([x is label for x in a], [y is label for y in b])
-        got = drill["per_class"][label.value]["kappa"]["value"]
+        got = drill.per_class[label.value].kappa.value
         if got is None:
             assert expected != expected  # sklearn's nan: one class only on the matrix units
         else:
@@ -90,51 +91,56 @@ def test_a_scorer_without_shared_units_is_not_defined(demo: Services) -> None:
         "demo",
     )
     dash = demo.agreement.dashboard("demo", bootstrap=50)
-    row = next(r for r in dash["automated"] if r["key"] == "judge:lone-judge")
-    assert row["reason"].startswith("not defined: no unit shared")
-    assert row["verdict"]["decision"] == "not defined"
-    assert "versus_humans" not in row and "alt_test" not in row
-    assert dash["drilldown"]["judge:lone-judge"]["reason"].startswith("not defined")
-    labelled = dash["coverage"]["overlap"]
-    i = labelled["raters"].index("judge:lone-judge")
-    j = labelled["raters"].index("human:ann")
-    assert labelled["labelled"][i][j] == 0
+    row = next(r for r in dash.automated if r.key == "judge:lone-judge")
+    assert (row.reason or "").startswith("not defined: no unit shared")
+    assert row.verdict.decision == "not defined"
+    assert row.stats is None
+    written = row.to_json()
+    assert "versus_humans" not in written and "alt_test" not in written
+    assert (dash.drilldown["judge:lone-judge"].reason or "").startswith("not defined")
+    labelled = dash.coverage.overlap
+    i = labelled.raters.index("judge:lone-judge")
+    j = labelled.raters.index("human:ann")
+    assert labelled.labelled[i][j] == 0
 
 
 def test_verdict_advice_and_slices_with_three_humans(demo: Services) -> None:
     _label(demo, ["ann", "ben", "cat"], 60, agree=0.85)
     dash = demo.agreement.dashboard("demo", bootstrap=200, by=SliceBy.TOOLS)
-    judge = next(r for r in dash["automated"] if r["kind"] == "judge")
-    verdict = judge["verdict"]
-    assert verdict["decision"] in ("can stand in", "cannot stand in", "undecided")
-    assert "alternative-annotator test" in verdict["rule"]
-    assert any(e.startswith("κ vs consensus") for e in verdict["evidence"])
-    assert verdict["weakest_class"] in {"direct", "tool_call", "request_for_info", "cannot_answer"}
-    advice = judge["advice"]
-    n, half = advice["n"], advice["half_width"]
-    assert n == judge["n"] and half is not None
-    assert advice["more_for_005"] == max(0, math.ceil(n * (half / 0.05) ** 2) - n)
-    assert advice["more_for_005"] >= advice["more_for_010"] >= 0
-    parts = {s["name"]: s for s in dash["slices"]["slices"]}
+    judge = next(r for r in dash.automated if r.kind == "judge")
+    verdict = judge.verdict
+    assert verdict.decision in ("can stand in", "cannot stand in", "undecided")
+    assert "alternative-annotator test" in verdict.rule
+    assert any(e.startswith("κ vs consensus") for e in verdict.evidence)
+    assert verdict.weakest_class in {"direct", "tool_call", "request_for_info", "cannot_answer"}
+    advice = judge.advice
+    n, half = advice.n, advice.half_width
+    assert n == judge.n and half is not None
+    assert advice.more_for_005 == max(0, math.ceil(n * (half / 0.05) ** 2) - n)
+    assert advice.more_for_005 >= advice.more_for_010 >= 0
+    assert dash.slices is not None
+    parts = {s.name: s for s in dash.slices.slices}
     assert set(parts) <= {"0 tools", "1 tool", "2+ tools"}
-    assert sum(p["n_units"] for p in parts.values()) == dash["meta"]["n_units"]
-    norm = next(r for r in dash["automated"] if r["key"].endswith(":norm"))
-    assert norm["macro_f1"] is not None  # the length-normalised reading has its own F1
+    assert sum(p.n_units for p in parts.values()) == dash.meta.n_units
+    norm = next(r for r in dash.automated if r.key.endswith(":norm"))
+    assert norm.macro_f1 is not None  # the length-normalised reading has its own F1
 
 
 def test_agreement_answers_the_judge_question_by_default(demo: Services) -> None:
     _label(demo, ["ann", "ben"], 30, agree=0.9)
     doc = demo.agreement.judges("demo", bootstrap=100)
-    assert doc.humans["raters"] == ["human:ann", "human:ben"]
-    decisions = {j["key"]: j["verdict"]["decision"] for j in doc.judges}
+    assert doc.humans.raters == ("human:ann", "human:ben")
+    decisions = {j.key: j.verdict.decision for j in doc.judges}
     assert decisions and all(
         d in ("can stand in", "cannot stand in", "undecided", "not defined")
         for d in decisions.values()
     )
-    judge = next(j for j in doc.judges if j["kind"] == "judge")
-    assert "Δκ" in judge["verdict"]["rule"] and "alt_test" not in judge  # 2 humans
+    judge = next(j for j in doc.judges if j.kind == "judge")
+    assert "Δκ" in judge.verdict.rule and judge.alt_test is None  # 2 humans
+    assert "alt_test" not in judge.to_json()
     pooled = demo.agreement.summary("demo", bootstrap=0)
-    assert "krippendorff_alpha" in pooled and len(pooled["raters"]) > 2  # type: ignore[arg-type]
+    assert "krippendorff_alpha" in pooled.to_json()
+    assert pooled.raters is not None and len(pooled.raters) > 2
 
 
 @pytest.mark.parametrize("by", list(SliceBy))
@@ -145,14 +151,15 @@ def test_metrics_slices_match_the_dashboards(demo: Services, by: SliceBy) -> Non
     _label(demo, ["ann", "ben"], 30, agree=0.9)
     parts = demo.metrics.sliced("demo", by)
     dash = demo.agreement.dashboard("demo", bootstrap=20, by=by)
-    tab = dash["slices"]["slices"]
-    assert [(name, n) for name, n, _ in parts] == [(s["name"], s["n_units"]) for s in tab]
-    assert sum(n for _, n, _ in parts) == dash["meta"]["n_units"]
+    assert dash.slices is not None
+    tab = dash.slices.slices
+    assert [(name, n) for name, n, _ in parts] == [(s.name, s.n_units) for s in tab]
+    assert sum(n for _, n, _ in parts) == dash.meta.n_units
     checked = 0
     for (_, _, rows), part in zip(parts, tab, strict=True):
         scored = {row.rater.key: row.metrics.n_scored for row in rows}
-        for row in part["rows"]:
-            if row["n_gold"] and row["rater"] in scored:  # metrics leaves out the :norm readings
-                assert scored[row["rater"]] == row["n_gold"]
+        for row in part.rows:
+            if row.n_gold and row.rater in scored:  # metrics leaves out the :norm readings
+                assert scored[row.rater] == row.n_gold
                 checked += 1
     assert checked

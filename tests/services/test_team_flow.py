@@ -43,12 +43,12 @@ def test_post_reveal_flips_and_agreement_before_and_after(demo: Services) -> Non
     assert judge.label is not None
     state.record(judge.label, advance=False)  # after seeing the judge: agrees now
     summary = demo.agreement.summary("demo", bootstrap=0)
-    reveal = summary["reveal"]
-    assert isinstance(reveal, dict)
-    [alice] = reveal["annotators"]
-    assert (alice["first_labels_blind"], alice["post_reveal_flips"]) == (1, 1)
-    versus = next(v for v in alice["versus"] if v["rater"].startswith("judge:"))
-    assert (versus["n"], versus["agreement_pre_reveal"], versus["agreement_current"]) == (1, 0, 1)
+    reveal = summary.reveal
+    assert reveal is not None
+    [alice] = reveal.annotators
+    assert (alice.first_labels_blind, alice.post_reveal_flips) == (1, 1)
+    versus = next(v for v in alice.versus if v.rater.startswith("judge:"))
+    assert (versus.n, versus.agreement_pre_reveal, versus.agreement_current) == (1, 0, 1)
     history = demo.store.team.history("demo")
     assert [e.seen for e in history] == [Seen.BLIND, Seen.REVEALED]
 
@@ -62,10 +62,10 @@ def test_adjudication_takes_precedence_over_the_majority(demo: Services) -> None
     assert [n for n, _ in case.humans] == ["ann", "ben", "cat"]
     demo.adjudication.decide(case, "dora", Label.DIRECT, "the reply answers from memory")
     dash = demo.agreement.dashboard("demo", bootstrap=0)
-    assert dash["meta"]["consensus"]["adjudicated"] == 1
-    assert dash["distributions"]["consensus"]["direct"] == 1  # not the majority's tool_call
+    assert dash.meta.consensus.adjudicated == 1
+    assert dash.distributions.consensus.direct == 1  # not the majority's tool_call
     assert "1 from adjudication" in report.markdown(dash)
-    assert demo.metrics.reference("demo", Against.HUMANS)["adjudicated"] == 1
+    assert demo.metrics.reference("demo", Against.HUMANS).adjudicated == 1
     judged = demo.metrics.metrics("demo", against=Against.HUMANS)
     row = next(m for m in judged if m.rater.kind is RaterKind.JUDGE and m.target_model == model)
     assert row.metrics.n_scored == 1 and sum(row.metrics.confusion[0]) == 1  # reference: direct

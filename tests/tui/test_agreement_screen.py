@@ -37,7 +37,7 @@ async def test_agreement_screen_drills_down_to_a_unit(demo: Services, wait_revie
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, AgreementScreen) and screen.document is not None
-        assert screen.document["humans"]["raters"] == ["human:alice", "human:bob", "human:carol"]
+        assert screen.document.humans.raters == ("human:alice", "human:bob", "human:carol")
         await pilot.press("3")
         assert screen.query_one(TabbedContent).active == "tab-drill"
         units = screen.query_one("#drill-units", DataTable)
@@ -63,11 +63,11 @@ async def test_agreement_recomputes_and_switches_units(demo: Services, wait_revi
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, AgreementScreen) and screen.document is not None
-        assert "reason" in screen.document["humans"]  # no humans yet: said, not crashed
+        assert screen.document.humans.reason  # no humans yet: said, not crashed
         await pilot.press("u")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert screen.document["meta"]["unit_kind"] == "item"
+        assert screen.document.meta.unit_kind == "item"
         await pilot.press("escape")
         assert isinstance(app.screen, ReviewScreen)
 
@@ -106,7 +106,8 @@ async def test_coming_back_returns_to_where_you_were(demo: Services, wait_review
         await pilot.press("s")  # slices by gold class
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert again.document is not None and again.document["slices"]["by"] == "gold"
+        doc = again.document
+        assert doc is not None and doc.slices is not None and doc.slices.by == "gold"
 
 
 def test_no_number_is_cut_at_100_columns(demo: Services) -> None:
@@ -134,7 +135,7 @@ def test_no_number_is_cut_at_100_columns(demo: Services) -> None:
         with console.capture() as capture:
             console.print(renderable)
         assert "…" not in capture.get(), render.__name__
-    raters = dash["meta"]["raters"]
+    raters = dash.meta.raters
     assert any(k.endswith(":norm") for k in raters)
     console = Console(width=400, color_system=None)
     with console.capture() as capture:

@@ -48,7 +48,8 @@ async def test_metrics_tab_shows_critictool_metrics(
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, AgreementScreen) and screen.document is not None
-        assert "metrics" in screen.document["critictool"]
+        entry = screen.document.critictool
+        assert entry is not None and entry.metrics is not None
         await pilot.press("5")
         assert screen.query_one(TabbedContent).active == "tab-metrics"
         console = Console(width=160, record=True, file=io.StringIO())

@@ -118,7 +118,7 @@ async def test_adjudication_from_the_keyboard(demo: Services, wait_review: Revie
             "context says so",
         )
     dash = demo.agreement.dashboard("demo", bootstrap=0)
-    assert dash["meta"]["consensus"]["adjudicated"] == 1
+    assert dash.meta.consensus.adjudicated == 1
 
 
 async def test_a_label_the_database_will_not_take_stays_on_screen(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -12,6 +12,7 @@ from w2c_tui.cli.context import BOOTSTRAP_MAX, SEED_MAX, echo, print_json, servi
 from w2c_tui.cli.schema_labels_cmd import schema_agreement
 from w2c_tui.domain.dashboard import JudgesDoc, SliceBy
 from w2c_tui.domain.labels import InvalidMode
+from w2c_tui.domain.pooled import PooledDoc
 from w2c_tui.domain.review import UnitKind
 
 
@@ -102,9 +103,7 @@ def agreement(
         raise typer.BadParameter("must be 0 or more", param_hint="--bootstrap")
     if ratings is not None:
         try:
-            doc: dict[str, Any] = AgreementService.summary_file(
-                ratings, bootstrap=bootstrap, seed=seed
-            )
+            doc = AgreementService.summary_file(ratings, bootstrap=bootstrap, seed=seed)
         except InputError as error:
             typer.echo(f"error: {error}", err=True)
             raise typer.Exit(2) from error
@@ -126,7 +125,7 @@ def agreement(
                 echo(f"{rater.key}\t{rater.kind.value}")
             return
         chosen = split_raters(raters)
-        result: dict[str, Any] | JudgesDoc
+        result: PooledDoc | JudgesDoc
         if pooled or chosen:
             result = svc.agreement.summary(
                 name,
@@ -149,7 +148,7 @@ def agreement(
     _output(result, json_out)
 
 
-def _output(doc: dict[str, Any] | JudgesDoc, json_out: bool) -> None:
+def _output(doc: PooledDoc | JudgesDoc, json_out: bool) -> None:
     """The judge question or the pooled document, as tables or as JSON."""
     if isinstance(doc, JudgesDoc):
         if json_out:
@@ -157,6 +156,6 @@ def _output(doc: dict[str, Any] | JudgesDoc, json_out: bool) -> None:
         else:
             print_judges(doc)
     elif json_out:
-        print_json(doc)
+        print_json(doc.to_json())
     else:
         print_pooled(doc)

@@ -9,7 +9,8 @@ from rich.text import Text
 
 from w2c_tui.cli.context import console as make_console
 from w2c_tui.domain.dashboard import JudgesDoc
-from w2c_tui.io.numbers import estimate_text, f1
+from w2c_tui.domain.pooled import PooledDoc
+from w2c_tui.present.numbers import estimate_text, f1
 
 
 def est(value: Any) -> str:
@@ -21,22 +22,22 @@ def print_judges(doc: JudgesDoc) -> None:
     """The humans' reliability, then each automated rater's decision and numbers."""
     console = make_console()
     meta = doc.meta
-    c = meta["consensus"]
+    c = meta.consensus
     console.print(
         Text(
-            f"{meta['dataset']}: {meta['n_units']} units ({meta['unit_kind']}); human reference "
-            f"on {c['n']} units ({c['adjudicated']} adjudicated, {c['majority']} by majority); "
-            f"95% intervals, bootstrap B={meta['bootstrap']['B']} seed={meta['bootstrap']['seed']}",
+            f"{meta.dataset}: {meta.n_units} units ({meta.unit_kind}); human reference "
+            f"on {c.n} units ({c.adjudicated} adjudicated, {c.majority} by majority); "
+            f"95% intervals, bootstrap B={meta.bootstrap.B} seed={meta.bootstrap.seed}",
             style="bold",
         )
     )
     humans = doc.humans
-    if "reason" in humans:
-        console.print(f"humans: not defined — {humans['reason']}")
+    if humans.reliability is None:
+        console.print(f"humans: not defined — {humans.reason}")
     else:
         console.print(
-            f"humans ({', '.join(humans['raters'])}): Krippendorff α "
-            f"{est(humans['krippendorff_alpha'])} — {humans['interpretation']}"
+            f"humans ({', '.join(humans.raters)}): Krippendorff α "
+            f"{est(humans.reliability.krippendorff_alpha)} — {humans.reliability.interpretation}"
         )
     judges = doc.judges
     if not judges:
@@ -46,64 +47,70 @@ def print_judges(doc: JudgesDoc) -> None:
         "rater", "decision", "n", "κ vs consensus", "Δκ vs humans", "alt-test ω", "macro-F1 ×100"
     )
     for row in judges:
-        vs, alt = row.get("versus_humans"), row.get("alt_test")
+        vs, alt = row.versus_humans, row.alt_test
+        reason_vs = row.stats.versus_humans_reason if row.stats else None
         table.add_row(
-            row["key"],
-            row["verdict"]["decision"],
-            str(row.get("n", 0)),
-            est(row.get("cohen_kappa")) if "reason" not in row else f"— ({row['reason']})",
-            est(vs["delta_kappa"]) if vs else f"— ({row.get('versus_humans_reason') or '—'})",
-            "—" if not alt or alt["winning_rate"] is None else f"{alt['winning_rate']:.2f}",
-            f1(row.get("macro_f1")),
+            row.key,
+            row.verdict.decision,
+            str(row.n),
+            est(row.cohen_kappa) if row.stats is not None else f"— ({row.reason})",
+            est(vs.delta_kappa) if vs else f"— ({reason_vs or '—'})",
+            "—" if not alt or alt.winning_rate is None else f"{alt.winning_rate:.2f}",
+            f1(row.macro_f1),
         )
     console.print(table)
     for row in judges:
-        verdict = row["verdict"]
-        console.print(Text(verdict["text"], style="bold"))
-        if verdict["evidence"]:
-            console.print(f"  evidence: {'; '.join(verdict['evidence'])}")
-        console.print(f"  sample size: {row['advice']['text']}")
-    console.print(Text(f"rule: {judges[0]['verdict']['rule']}", style="dim"))
+        verdict = row.verdict
+        console.print(Text(verdict.text, style="bold"))
+        if verdict.evidence:
+            console.print(f"  evidence: {'; '.join(verdict.evidence)}")
+        console.print(f"  sample size: {row.advice.text}")
+    console.print(Text(f"rule: {judges[0].verdict.rule}", style="dim"))
     slices = doc.slices
     if slices:
-        by = Table(slices["by"], "units", "rater", "κ vs consensus", "macro-F1 ×100 vs gold")
-        for part in slices["slices"]:
-            for line in part["rows"]:
+        by = Table(slices.by, "units", "rater", "κ vs consensus", "macro-F1 ×100 vs gold")
+        for part in slices.slices:
+            for line in part.rows:
                 by.add_row(
-                    part["name"],
-                    str(part["n_units"]),
-                    line["rater"],
-                    est(line["cohen_kappa"]),
-                    f1(line["macro_f1"]),
+                    part.name,
+                    str(part.n_units),
+                    line.rater,
+                    est(line.cohen_kappa),
+                    f1(line.macro_f1),
                 )
         console.print(by)
 
 
-def print_pooled(doc: dict[str, Any]) -> None:
+def print_pooled(doc: PooledDoc) -> None:
     """Every rater in one table: α, Fleiss κ, AC1, % agreement; pairs; categories."""
     console = make_console()
-    boot = doc.get("bootstrap", {})
+    boot = doc.bootstrap
     head = Table(
         "statistic",
         "value [95% CI]",
-        title=f"{doc['n_items']} units, "
-        f"{doc['n_raters']} raters, categories: {', '.join(doc['categories'])}; "
-        f"bootstrap B={boot.get('B')} seed={boot.get('seed')}",
+        title=f"{doc.n_items} units, "
+        f"{doc.n_raters} raters, categories: {', '.join(doc.categories)}; "
+        f"bootstrap B={boot.B} seed={boot.seed}",
     )
-    for key in ("krippendorff_alpha", "fleiss_kappa", "gwet_ac1", "percent_agreement"):
-        head.add_row(key, est(doc[key]))
+    for key, value in (
+        ("krippendorff_alpha", doc.krippendorff_alpha),
+        ("fleiss_kappa", doc.fleiss_kappa),
+        ("gwet_ac1", doc.gwet_ac1),
+        ("percent_agreement", doc.percent_agreement),
+    ):
+        head.add_row(key, est(value))
     console.print(head)
     pairs = Table("a", "b", "n", "Cohen κ", "percent agreement", title="pairs (on their overlap)")
-    for pair in doc["pairwise"]:
+    for pair in doc.pairwise:
         pairs.add_row(
-            pair["a"],
-            pair["b"],
-            str(pair["n"]),
-            est(pair["cohen_kappa"]),
-            est(pair["percent_agreement"]),
+            pair.a,
+            pair.b,
+            str(pair.n),
+            est(pair.cohen_kappa),
+            est(pair.percent_agreement),
         )
     console.print(pairs)
     per = Table("category", "specific agreement", "α one-vs-rest", title="per category")
-    for category, values in doc["per_category"].items():
-        per.add_row(category, est(values["specific_agreement"]), est(values["alpha"]))
+    for category, values in doc.per_category.items():
+        per.add_row(category, est(values.specific_agreement), est(values.alpha))
     console.print(per)

@@ -38,7 +38,11 @@ def print_critic_agreement(dataset: str, results: list[CriticAgreement], json_ou
     label."""
     if json_out:
         print_json(
-            {"dataset": dataset, "kind": "critictool", "labels": [r.as_json() for r in results]}
+            {
+                "dataset": dataset,
+                "kind": "critictool",
+                "labels": [r.document().to_json() for r in results],
+            }
         )
         return
     from rich.table import Table

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from w2c_tui.cli.context import ID_MAX, console, print_json, services
+from w2c_tui.domain.dashboard import Means
 from w2c_tui.io.report.critictool import COLUMNS, cell
 
 critictool_app = typer.Typer(help="CriticTool: tool-calling self-critique.", no_args_is_help=True)
@@ -41,7 +42,7 @@ def metrics(
             dataset, run_id=run, target_model=target_model, similarity_model=model
         )
     if json_out:
-        print_json(doc.as_json())
+        print_json(doc.to_json())
         return
     from rich.table import Table
 
@@ -61,7 +62,7 @@ def metrics(
         table.add_column("group")
         for key in keys:
             table.add_column(key, justify="right")
-        rows: list[tuple[str, dict[str, Any]]] = [("all", setting.means)]
+        rows: list[tuple[str, Means]] = [("all", setting.means)]
         rows += [(f"error: {k}", v) for k, v in setting.by_error_type.items()]
         rows += [(f"data: {k}", v) for k, v in setting.by_variant.items()]
         for label, values in rows:

@@ -13,7 +13,7 @@ from w2c_tui.domain.labels import InvalidMode
 from w2c_tui.present.numbers import STABILITY_HEADERS, stability_cells
 
 if TYPE_CHECKING:
-    from w2c_tui.services.metrics import RaterMetrics
+    from w2c_tui.services.rater_metrics import RaterMetrics
 
 
 def pct(value: object) -> str:
@@ -72,17 +72,17 @@ def metrics(
             {
                 "dataset": name,
                 "against": ref.value,
-                "reference": reference,
+                "reference": reference.to_json(),
                 "invalid_mode": mode.value,
                 "raters": [r.as_json() for r in rows],
             }
         )
         return
     against_text = ref.value
-    if "adjudicated" in reference:
+    if reference.adjudicated is not None:
         against_text += (
-            f" ({reference['n']} units: {reference['adjudicated']} adjudicated, "
-            f"{reference['majority']} by majority)"
+            f" ({reference.n} units: {reference.adjudicated} adjudicated, "
+            f"{reference.majority} by majority)"
         )
     _print(name, against_text, rows, confusion)
 
@@ -155,7 +155,7 @@ def _print(dataset: str, against: str, rows: list[RaterMetrics], confusion: bool
         )
         for row in stable:
             assert row.stability is not None
-            cells = stability_cells(row.stability.as_json())
+            cells = stability_cells(row.stability.document())
             repeats.add_row(row.rater.key, row.target_model or "all", *cells)
         console.print(repeats)
     if not confusion:

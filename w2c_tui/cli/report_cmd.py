@@ -111,7 +111,7 @@ def _critic_metrics(
         doc = svc.critic_metrics.compute(dataset, similarity_model=model)
     except W2CError as error:
         return None, str(error)
-    return doc.as_json(), None
+    return doc, None
 
 
 def _local_or_name(value: str | None) -> str | Path | None:

@@ -1,16 +1,16 @@
 """The calibration dashboard's document, typed: built once by the agreement service, rendered
 by the TUI panels, the CLI and the report (and dumped as JSON by `--json`).
 
-TypedDicts rather than dataclasses because the document *is* the JSON contract: what mypy
-checks here is exactly what `json.dumps` writes. Every statistic is an `EstimateDoc`; a value
+Frozen dataclasses built once by the service; their `to_json()` (domain.jsondoc) is the JSON
+contract, each field a key in its declared order. Every statistic is an `EstimateDoc`; a value
 that is not defined is `None` with a `reason`, never 0.0. The parts live in dashboard_core,
 dashboard_judging, dashboard_figures and dashboard_critictool; this module gathers them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import NotRequired, TypedDict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from w2c_tui.domain.dashboard_core import *  # noqa: F403
 from w2c_tui.domain.dashboard_core import (
@@ -26,23 +26,26 @@ from w2c_tui.domain.dashboard_figures import *  # noqa: F403
 from w2c_tui.domain.dashboard_figures import MetricsDoc, RevealDoc, SlicesDoc
 from w2c_tui.domain.dashboard_judging import *  # noqa: F403
 from w2c_tui.domain.dashboard_judging import AutomatedDoc, DrilldownDoc
+from w2c_tui.domain.jsondoc import OMIT_NONE, JsonDoc, to_json
 
 
-class DashboardDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class DashboardDoc(JsonDoc):
     """Every panel of the calibration dashboard (and of the report)."""
 
     meta: MetaDoc
     coverage: CoverageDoc
     distributions: DistributionsDoc
     humans: HumansDoc
-    automated: list[AutomatedDoc]
-    drilldown: dict[str, DrilldownDoc]
-    pairwise: list[PairDoc]
-    metrics: list[MetricsDoc]
+    automated: tuple[AutomatedDoc, ...]
+    drilldown: Mapping[str, DrilldownDoc]
+    pairwise: tuple[PairDoc, ...]
+    metrics: tuple[MetricsDoc, ...]
     reveal: RevealDoc
-    slices: NotRequired[SlicesDoc]
-    all_raters: NotRequired[list[str]]
-    critictool: NotRequired[CriticEntryDoc]
+    slices: SlicesDoc | None = field(default=None, metadata=OMIT_NONE)
+    all_raters: tuple[str, ...] | None = field(default=None, metadata=OMIT_NONE)
+    """Every rater of the dataset (the TUI's choice of raters; not part of the report)."""
+    critictool: CriticEntryDoc | None = field(default=None, metadata=OMIT_NONE)
     """CriticTool datasets: the metrics (or the problem computing them) and label agreement."""
 
 
@@ -67,22 +70,22 @@ class JudgesDoc:
     def of(cls, dash: DashboardDoc) -> JudgesDoc:
         """The judge question's part of the dashboard document."""
         return cls(
-            meta=dash["meta"],
-            humans=dash["humans"],
-            judges=tuple(dash["automated"]),
-            reveal=dash["reveal"],
-            slices=dash.get("slices"),
+            meta=dash.meta,
+            humans=dash.humans,
+            judges=dash.automated,
+            reveal=dash.reveal,
+            slices=dash.slices,
         )
 
     def as_json(self) -> dict[str, object]:
         """The `w2c agreement --json` document (keys in this order; `slices` only with `--by`)."""
         out: dict[str, object] = {
             "question": self.question,
-            "meta": self.meta,
-            "humans": self.humans,
-            "judges": list(self.judges),
-            "reveal": self.reveal,
+            "meta": to_json(self.meta),
+            "humans": to_json(self.humans),
+            "judges": to_json(self.judges),
+            "reveal": to_json(self.reveal),
         }
         if self.slices is not None:
-            out["slices"] = self.slices
+            out["slices"] = to_json(self.slices)
         return out

@@ -3,26 +3,45 @@ distributions and the humans' own reliability (see domain.dashboard); and its en
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import NotRequired, TypedDict
+
+from w2c_tui.domain.jsondoc import FLATTEN, OMIT_NONE, JsonDoc
 
 
-class EstimateDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class EstimateDoc(JsonDoc):
     """A statistic with its 95% interval; `value` None with a `reason` when not defined."""
 
     value: float | None
-    ci: list[float] | None
+    ci: tuple[float, float] | None
     n: int
     reason: str | None
     degenerate: int
 
+    @classmethod
+    def of(cls, data: object) -> EstimateDoc:
+        """The estimate the statistics layer wrote as plain JSON (stats.Estimate.as_json)."""
+        if not isinstance(data, Mapping):
+            raise TypeError(f"an estimate is a JSON object, not {type(data).__name__}")
+        ci = data["ci"]
+        return cls(
+            value=data["value"],
+            ci=(ci[0], ci[1]) if ci is not None else None,
+            n=data["n"],
+            reason=data["reason"],
+            degenerate=data["degenerate"],
+        )
+
 
 def undefined(reason: str, n: int = 0) -> EstimateDoc:
     """An estimate that is not defined, and why."""
-    return {"value": None, "ci": None, "n": n, "reason": reason, "degenerate": 0}
+    return EstimateDoc(value=None, ci=None, n=n, reason=reason, degenerate=0)
 
 
-class ConsensusDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class ConsensusDoc(JsonDoc):
     """How the human reference of each unit was found."""
 
     n: int
@@ -32,7 +51,31 @@ class ConsensusDoc(TypedDict):
     majority: int
 
 
-class BootstrapDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class ReferenceDoc(JsonDoc):
+    """What a rater is scored against (`w2c metrics`): how many units have a reference and,
+    against the humans, how the consensus was found (None against gold: not written)."""
+
+    n: int
+    ties_excluded: int | None = field(default=None, metadata=OMIT_NONE)
+    too_few_humans: int | None = field(default=None, metadata=OMIT_NONE)
+    adjudicated: int | None = field(default=None, metadata=OMIT_NONE)
+    majority: int | None = field(default=None, metadata=OMIT_NONE)
+
+    @classmethod
+    def of(cls, consensus: ConsensusDoc) -> ReferenceDoc:
+        """The reference of the human consensus."""
+        return cls(
+            n=consensus.n,
+            ties_excluded=consensus.ties_excluded,
+            too_few_humans=consensus.too_few_humans,
+            adjudicated=consensus.adjudicated,
+            majority=consensus.majority,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class BootstrapDoc(JsonDoc):
     """The resampling behind every interval."""
 
     B: int
@@ -40,7 +83,8 @@ class BootstrapDoc(TypedDict):
     level: float
 
 
-class MetaDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class MetaDoc(JsonDoc):
     """What the document was computed on."""
 
     dataset: str
@@ -48,17 +92,17 @@ class MetaDoc(TypedDict):
     source_path: str | None
     unit_kind: str
     n_units: int
-    raters: list[str]
+    raters: tuple[str, ...]
     bootstrap: BootstrapDoc
     min_humans: int
     invalid_mode: str
     consensus: ConsensusDoc
     generated_at: str
     w2c_tui: str
-    slice: NotRequired[str | None]
 
 
-class RaterCoverageDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class RaterCoverageDoc(JsonDoc):
     """One rater's coverage: units rated (invalid outputs included) and labelled."""
 
     key: str
@@ -72,26 +116,29 @@ class RaterCoverageDoc(TypedDict):
     coverage: float | None
 
 
-class OverlapDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class OverlapDoc(JsonDoc):
     """Units two raters share: `labelled` is what every pairwise statistic is computed on (a
     valid label from both, or an invalid output counted as a category in the strict mode);
     `rated` also counts invalid outputs."""
 
-    raters: list[str]
-    labelled: list[list[int]]
-    rated: list[list[int]]
+    raters: tuple[str, ...]
+    labelled: tuple[tuple[int, ...], ...]
+    rated: tuple[tuple[int, ...], ...]
 
 
-class CoverageDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class CoverageDoc(JsonDoc):
     """Panel A."""
 
     n_units: int
-    raters: list[RaterCoverageDoc]
-    ratings_per_unit: dict[str, int]
+    raters: tuple[RaterCoverageDoc, ...]
+    ratings_per_unit: Mapping[str, int]
     overlap: OverlapDoc
 
 
-class DistributionDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class DistributionDoc(JsonDoc):
     """Label counts of one rater (or the pooled humans, or the consensus)."""
 
     n: int
@@ -102,27 +149,31 @@ class DistributionDoc(TypedDict):
     invalid: int
 
 
-class HomogeneityDoc(TypedDict):
-    """Stuart–Maxwell test of a rater's marginals against the consensus."""
+@dataclass(frozen=True, slots=True)
+class HomogeneityDoc(JsonDoc):
+    """Stuart–Maxwell test of a rater's marginals against the consensus (on n units)."""
 
     statistic: float | None
     df: int | None
     p_value: float | None
-    dropped: list[str]
+    dropped: tuple[str, ...]
     reason: str | None
+    n: int
 
 
-class DistributionsDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class DistributionsDoc(JsonDoc):
     """Panel B."""
 
-    labels: list[str]
-    raters: dict[str, DistributionDoc]
+    labels: tuple[str, ...]
+    raters: Mapping[str, DistributionDoc]
     humans_pooled: DistributionDoc
     consensus: DistributionDoc
-    stuart_maxwell: dict[str, HomogeneityDoc]
+    stuart_maxwell: Mapping[str, HomogeneityDoc]
 
 
-class PairDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class PairDoc(JsonDoc):
     """Cohen's κ and percent agreement of two raters on their overlap."""
 
     a: str
@@ -131,21 +182,48 @@ class PairDoc(TypedDict):
     cohen_kappa: EstimateDoc
     percent_agreement: EstimateDoc
 
+    @classmethod
+    def of(cls, data: object) -> PairDoc:
+        """The pair the statistics layer wrote as plain JSON (stats.PairResult.as_json)."""
+        if not isinstance(data, Mapping):
+            raise TypeError(f"a pair is a JSON object, not {type(data).__name__}")
+        return cls(
+            a=data["a"],
+            b=data["b"],
+            n=data["n"],
+            cohen_kappa=EstimateDoc.of(data["cohen_kappa"]),
+            percent_agreement=EstimateDoc.of(data["percent_agreement"]),
+        )
 
-class HumansDoc(TypedDict):
-    """Panel C: human reliability, the ceiling (or why it is not defined)."""
 
-    raters: list[str]
-    reason: NotRequired[str]
-    n_units_2plus: NotRequired[int]
-    krippendorff_alpha: NotRequired[EstimateDoc]
-    percent_agreement: NotRequired[EstimateDoc]
-    fleiss_kappa: NotRequired[EstimateDoc]
-    gwet_ac1: NotRequired[EstimateDoc]
-    mean_pairwise_kappa: NotRequired[float | None]
-    pairwise: NotRequired[list[PairDoc]]
-    p_alpha_below: NotRequired[dict[str, float | None]]
-    interpretation: NotRequired[str]
+@dataclass(frozen=True, slots=True)
+class HumanReliabilityDoc(JsonDoc):
+    """The humans' own reliability where it is defined (≥ 2 annotators on shared units)."""
+
+    n_units_2plus: int
+    krippendorff_alpha: EstimateDoc
+    percent_agreement: EstimateDoc
+    fleiss_kappa: EstimateDoc
+    gwet_ac1: EstimateDoc
+    mean_pairwise_kappa: float | None
+    pairwise: tuple[PairDoc, ...]
+    p_alpha_below: Mapping[str, float | None]
+    interpretation: str
+
+
+@dataclass(frozen=True, slots=True)
+class HumansDoc(JsonDoc):
+    """Panel C: human reliability, the ceiling (or why it is not defined). In JSON the
+    reliability's keys follow `raters` directly."""
+
+    raters: tuple[str, ...]
+    reason: str | None = field(default=None, metadata=OMIT_NONE)
+    reliability: HumanReliabilityDoc | None = field(default=None, metadata=FLATTEN)
+
+    @property
+    def alpha(self) -> EstimateDoc | None:
+        """Krippendorff's α of the humans (None where not defined)."""
+        return self.reliability.krippendorff_alpha if self.reliability else None
 
 
 class SliceBy(StrEnum):

@@ -1,61 +1,75 @@
 """The dashboard document's CriticTool part (see domain.dashboard): the official metrics of
-each model and setting, or why they could not be computed, and the label agreement."""
+each model and setting, or why they could not be computed, and the label agreement. Built once
+by the CriticTool services; the dashboard, `w2c critictool metrics` and the report render it."""
 
 from __future__ import annotations
 
-from typing import NotRequired, TypedDict
+from dataclasses import dataclass, field
 
+from w2c_tui.domain.critictool import ExternalMode, Source
 from w2c_tui.domain.dashboard_core import PairDoc
+from w2c_tui.domain.jsondoc import OMIT_NONE, JsonDoc
+
+Means = dict[str, float | int | None]
+"""A setting's means by the reference's names (samples, parse_rate, critic, …)."""
 
 
-class CriticSettingDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class CriticSettingDoc(JsonDoc):
     """One model's predictions in one setting (internal, or external in a mode; CoT or not)."""
 
     target_model: str
-    source: str
-    mode: str | None
+    source: Source
+    mode: ExternalMode | None
     cot: bool
-    means: dict[str, float | int | None]
-    by_error_type: dict[str, dict[str, float | int | None]]
-    by_variant: dict[str, dict[str, float | int | None]]
+    means: Means
+    by_error_type: dict[str, Means]
+    """Internal only (error-free samples under "none")."""
+    by_variant: dict[str, Means]
     per_sample: dict[str, dict[str, float]]
+    """The reference's per-sample records, by sample id."""
     unpredicted: int
+    """Samples of the dataset of this source that this setting has no prediction for."""
 
 
-class CriticOverallDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class CriticOverallDoc(JsonDoc):
     """The paper's overall score of a model: its internal and one external setting."""
 
     target_model: str
     cot: bool
-    mode: str
+    mode: ExternalMode
     score: float | None
 
 
-class CriticMetricsDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class CriticMetricsDoc(JsonDoc):
     """Every setting of every model in a CriticTool dataset (or of one run)."""
 
     dataset: str
     run_id: int | None
     similarity_model: str
-    settings: list[CriticSettingDoc]
-    overall: list[CriticOverallDoc]
+    settings: tuple[CriticSettingDoc, ...] = ()
+    overall: tuple[CriticOverallDoc, ...] = ()
 
 
-class CriticLabelAgreementDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class CriticLabelAgreementDoc(JsonDoc):
     """Agreement on one CriticTool label (detect, category, observed policy)."""
 
     label: str
-    raters: list[str]
+    raters: tuple[str, ...]
     units: int
     alpha: float | None
     alpha_reason: str | None
     percent_agreement: float | None
-    pairs: list[PairDoc]
+    pairs: tuple[PairDoc, ...]
 
 
-class CriticEntryDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class CriticEntryDoc(JsonDoc):
     """A CriticTool dataset's dashboard part: its metrics or the problem computing them."""
 
-    metrics: NotRequired[CriticMetricsDoc]
-    problem: NotRequired[str]
-    label_agreement: list[CriticLabelAgreementDoc]
+    metrics: CriticMetricsDoc | None = field(default=None, metadata=OMIT_NONE)
+    problem: str | None = field(default=None, metadata=OMIT_NONE)
+    label_agreement: tuple[CriticLabelAgreementDoc, ...] = ()

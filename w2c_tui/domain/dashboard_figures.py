@@ -3,12 +3,15 @@ slices (see domain.dashboard)."""
 
 from __future__ import annotations
 
-from typing import NotRequired, TypedDict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from w2c_tui.domain.dashboard_core import EstimateDoc
+from w2c_tui.domain.jsondoc import OMIT_NONE, JsonDoc
 
 
-class ReliabilityBinDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class ReliabilityBinDoc(JsonDoc):
     """One bin of a reliability diagram."""
 
     n: int
@@ -18,8 +21,9 @@ class ReliabilityBinDoc(TypedDict):
     accuracy: float
 
 
-class CalibrationFigures(TypedDict):
-    """Probabilistic calibration of one probability source."""
+@dataclass(frozen=True, slots=True)
+class CalibrationFigures(JsonDoc):
+    """Probabilistic calibration of one probability source (see stats.calibration)."""
 
     n: int
     accuracy: float | None
@@ -30,29 +34,34 @@ class CalibrationFigures(TypedDict):
     mce: float | None
     bins_requested: int
     bins_used: int
-    reliability: list[ReliabilityBinDoc]
-    coverage_curve: list[dict[str, float | int | None]]
+    reliability: tuple[ReliabilityBinDoc, ...]
+    coverage_curve: tuple[Mapping[str, float | int | None], ...]
+    """threshold, n, coverage, accuracy per confidence threshold."""
 
 
-class CalibrationDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class CalibrationDoc(JsonDoc):
     """Panel F for one log-prob scorer and model."""
 
     probabilities: str
     raw: CalibrationFigures
-    length_normalised: NotRequired[CalibrationFigures]
+    length_normalised: CalibrationFigures | None = field(default=None, metadata=OMIT_NONE)
 
 
-class RateDoc(TypedDict):
-    """A rate with its numerator and denominator."""
+@dataclass(frozen=True, slots=True)
+class RateDoc(JsonDoc):
+    """A rate with its numerator and denominator (tool hallucination: also the official
+    rate, 0.0 where undefined)."""
 
     rate: float | None
     numerator: int
     denominator: int
-    rate_official: NotRequired[float]
+    rate_official: float | None = field(default=None, metadata=OMIT_NONE)
 
 
-class StabilityDoc(TypedDict):
-    """Stability over repeats or repeated responses."""
+@dataclass(frozen=True, slots=True)
+class StabilityDoc(JsonDoc):
+    """Stability over repeats or repeated responses (see stats.stability); `over` says which."""
 
     n: int
     n_processed: int
@@ -60,20 +69,21 @@ class StabilityDoc(TypedDict):
     k: int | None
     k_min: int | None
     k_max: int | None
-    over_n: dict[str, float | None]
-    over_processed: dict[str, float | None]
-    per_gold: dict[str, dict[str, float | int | None]]
-    units: list[dict[str, object] | None]
+    over_n: Mapping[str, float | None]
+    over_processed: Mapping[str, float | None]
+    per_gold: Mapping[str, Mapping[str, float | int | None]]
+    units: tuple[Mapping[str, object] | None, ...]
     over: str
 
 
-class MetricsDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class MetricsDoc(JsonDoc):
     """When2Call metrics of one rater (and target model) against a reference."""
 
     rater: str
     kind: str
     name: str
-    config: dict[str, object]
+    config: Mapping[str, object]
     target_model: str | None
     against: str
     length_normalised_reading: str | None
@@ -89,14 +99,14 @@ class MetricsDoc(TypedDict):
     accuracy_invalid_wrong: float | None
     accuracy_norm: float | None
     macro_f1_ref: float | None
-    macro_f1_ref_labels: list[str]
+    macro_f1_ref_labels: tuple[str, ...]
     macro_f1_ref_source: str
     macro_f1_ref_norm: float | None
     macro_f1_4: float | None
     macro_f1_no_direct: float | None
-    per_class: dict[str, dict[str, float | int | None]]
-    confusion: list[list[int]]
-    invalid_by_gold: list[int]
+    per_class: Mapping[str, Mapping[str, float | int | None]]
+    confusion: tuple[tuple[int, ...], ...]
+    invalid_by_gold: tuple[int, ...]
     tool_hallucination: RateDoc
     answer_hallucination: RateDoc
     parameter_hallucination: RateDoc
@@ -104,7 +114,8 @@ class MetricsDoc(TypedDict):
     stability: StabilityDoc | None
 
 
-class RevealVersusDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class RevealVersusDoc(JsonDoc):
     """An annotator's agreement with one automated rater before and after the reveal."""
 
     rater: str
@@ -115,7 +126,8 @@ class RevealVersusDoc(TypedDict):
     kappa_current: EstimateDoc
 
 
-class RevealAnnotatorDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class RevealAnnotatorDoc(JsonDoc):
     """What the reveal did to one annotator's labels."""
 
     annotator: str
@@ -124,18 +136,20 @@ class RevealAnnotatorDoc(TypedDict):
     post_reveal_flips: int
     units_flipped: int
     flip_rate: float | None
-    versus: list[RevealVersusDoc]
+    versus: tuple[RevealVersusDoc, ...]
 
 
-class RevealDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class RevealDoc(JsonDoc):
     """Post-reveal flips and pre- vs post-reveal agreement, per annotator."""
 
     unit_kind: str
     definition: str
-    annotators: list[RevealAnnotatorDoc]
+    annotators: tuple[RevealAnnotatorDoc, ...]
 
 
-class SliceRowDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class SliceRowDoc(JsonDoc):
     """One automated rater on one slice: κ against the consensus and macro-F1 against gold."""
 
     rater: str
@@ -146,16 +160,18 @@ class SliceRowDoc(TypedDict):
     accuracy: float | None
 
 
-class SliceDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class SliceDoc(JsonDoc):
     """One slice of the units (a gold class, a tool bucket, a source, a target model)."""
 
     name: str
     n_units: int
-    rows: list[SliceRowDoc]
+    rows: tuple[SliceRowDoc, ...]
 
 
-class SlicesDoc(TypedDict):
+@dataclass(frozen=True, slots=True)
+class SlicesDoc(JsonDoc):
     """The units cut by one attribute, each part with its n."""
 
     by: str
-    slices: list[SliceDoc]
+    slices: tuple[SliceDoc, ...]

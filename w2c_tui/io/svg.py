@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import base64
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from html import escape
-from typing import Any
+
+from w2c_tui.domain.dashboard import EstimateDoc, ReliabilityBinDoc
 
 FONT = "font-family='sans-serif' font-size='11'"
 
@@ -15,7 +16,9 @@ def data_uri(svg: str) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
 
 
-def heatmap(matrix: list[list[int]], rows: list[str], columns: list[str], title: str) -> str:
+def heatmap(
+    matrix: Sequence[Sequence[int]], rows: list[str], columns: list[str], title: str
+) -> str:
     """A confusion matrix: cell shade = row share, count and share written in the cell."""
     cell, left, top = 64, 120, 46
     width, height = left + cell * len(columns) + 10, top + cell * len(rows) + 10
@@ -56,7 +59,7 @@ def heatmap(matrix: list[list[int]], rows: list[str], columns: list[str], title:
 
 
 def intervals(
-    rows: Sequence[tuple[str, Mapping[str, Any] | None]],
+    rows: Sequence[tuple[str, EstimateDoc | None]],
     title: str,
     *,
     low: float = -1.0,
@@ -88,21 +91,21 @@ def intervals(
         parts.append(
             f"<text x='{left - 8}' y='{y + 4}' {FONT} text-anchor='end'>{escape(name)}</text>"
         )
-        if not est or est.get("value") is None:
+        if est is None or est.value is None:
             parts.append(f"<text x='{left}' y='{y + 4}' {FONT} fill='#888'>not defined</text>")
             continue
-        ci = est.get("ci")
+        ci = est.ci
         if ci:
             parts.append(
                 f"<line x1='{x(ci[0])}' y1='{y}' x2='{x(ci[1])}' y2='{y}' "
                 "stroke='#1f6feb' stroke-width='2'/>"
             )
-        parts.append(f"<circle cx='{x(est['value'])}' cy='{y}' r='4' fill='#1f6feb'/>")
+        parts.append(f"<circle cx='{x(est.value)}' cy='{y}' r='4' fill='#1f6feb'/>")
     parts.append("</svg>")
     return "".join(parts)
 
 
-def reliability(bins: Sequence[Mapping[str, Any]], title: str) -> str:
+def reliability(bins: Sequence[ReliabilityBinDoc], title: str) -> str:
     """Reliability diagram: accuracy against mean confidence per bin, with the diagonal."""
     size, pad = 220, 36
     width, height = size + 2 * pad, size + 2 * pad
@@ -124,7 +127,7 @@ def reliability(bins: Sequence[Mapping[str, Any]], title: str) -> str:
         f"<text x='10' y='{pad + size / 2}' {FONT} transform='rotate(-90 10 "
         f"{pad + size / 2})' text-anchor='middle'>accuracy</text>",
     ]
-    points = [(b["mean_confidence"], b["accuracy"], b["n"]) for b in bins]
+    points = [(b.mean_confidence, b.accuracy, b.n) for b in bins]
     if points:
         path = " ".join(f"{px(c):.1f},{py(a):.1f}" for c, a, _ in points)
         parts.append(f"<polyline points='{path}' fill='none' stroke='#1f6feb'/>")

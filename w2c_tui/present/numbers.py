@@ -1,9 +1,9 @@
-"""Numbers as text for tables, screens and reports: one format everywhere."""
+"""Numbers as text for tables, screens and reports (TUI, CLI text, io/report): one format
+everywhere. Presentation, shared by every front end; it reads domain documents only."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from w2c_tui.domain.dashboard import EstimateDoc, MetricsDoc, StabilityDoc
 
 
 def num(value: object, digits: int = 3) -> str:
@@ -29,15 +29,13 @@ def pct(value: object) -> str:
     return f"{100 * value:.1f}%" if isinstance(value, float | int) else "—"
 
 
-def estimate_text(
-    est: Mapping[str, Any] | None, *, ci_digits: int = 2, with_reason: bool = False
-) -> str:
+def estimate_text(est: EstimateDoc | None, *, ci_digits: int = 2, with_reason: bool = False) -> str:
     """An estimate document as '0.712 [0.65, 0.77]', the value alone, or '—' (+ reason)."""
-    if not est or est.get("value") is None:
-        reason = (est or {}).get("reason")
+    if est is None or est.value is None:
+        reason = est.reason if est else None
         return f"— ({reason})" if with_reason and reason else "—"
-    ci = est.get("ci")
-    text = num(est["value"])
+    ci = est.ci
+    text = num(est.value)
     return text + (f" [{num(ci[0], ci_digits)}, {num(ci[1], ci_digits)}]" if ci else "")
 
 
@@ -54,17 +52,17 @@ METRICS_HEADERS: tuple[str, ...] = (
 """Column names of `metrics_cells` (macro-F1 ×100, reference-compatible)."""
 
 
-def metrics_cells(m: Mapping[str, Any]) -> list[str]:
-    """One metrics document (a rater's `metrics` JSON) as table cells, in METRICS_HEADERS order."""
+def metrics_cells(m: MetricsDoc) -> list[str]:
+    """One metrics document as table cells, in METRICS_HEADERS order."""
     return [
-        str(m["n_scored"]),
-        f1(m["macro_f1_ref"]),
-        pct(m["accuracy"]),
-        pct(m["accuracy_norm"]),
-        pct(m["tool_hallucination"]["rate"]),
-        pct(m["answer_hallucination"]["rate"]),
-        pct(m["parameter_hallucination"]["rate"]),
-        pct(m["invalid_rate"]),
+        str(m.n_scored),
+        f1(m.macro_f1_ref),
+        pct(m.accuracy),
+        pct(m.accuracy_norm),
+        pct(m.tool_hallucination.rate),
+        pct(m.answer_hallucination.rate),
+        pct(m.parameter_hallucination.rate),
+        pct(m.invalid_rate),
     ]
 
 
@@ -86,15 +84,14 @@ Stability@k (all k agree), MeanConsistency@k, stable and correct, stable but wro
 correct, mean accuracy over the k, normalised entropy, flip rate."""
 
 
-def stability_cells(stab: Mapping[str, Any]) -> list[str]:
+def stability_cells(stab: StabilityDoc) -> list[str]:
     """One stability document (metrics' `stability`) as table cells, in STABILITY_HEADERS order."""
-    k = stab.get("k")
-    ks = str(k) if k is not None else f"{stab.get('k_min')}–{stab.get('k_max')}"
-    values = stab.get("over_processed") or {}
+    ks = str(stab.k) if stab.k is not None else f"{stab.k_min}–{stab.k_max}"
+    values = stab.over_processed
     return [
-        str(stab.get("over", "responses")),
+        stab.over,
         ks,
-        str(stab.get("n_processed")),
+        str(stab.n_processed),
         pct(values.get("stability_at_k")),
         pct(values.get("mean_consistency_at_k")),
         pct(values.get("stable_and_correct_rate")),

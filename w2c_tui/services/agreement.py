@@ -7,6 +7,8 @@ calibration); each lives in services/dashboard/. The document is typed (domain.d
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import cast
@@ -15,15 +17,19 @@ from w2c_tui import __version__
 from w2c_tui.db.store import Store
 from w2c_tui.domain.dashboard import (
     Against,
-    AutomatedDoc,
+    BootstrapDoc,
+    ClassDoc,
     DashboardDoc,
+    DrilldownDoc,
     JudgesDoc,
+    MetaDoc,
     MetricsDoc,
     PairDoc,
     SliceBy,
 )
 from w2c_tui.domain.errors import NotFoundError
 from w2c_tui.domain.labels import InvalidMode, RaterKind
+from w2c_tui.domain.pooled import PooledDoc
 from w2c_tui.domain.review import UnitKind
 from w2c_tui.io.ratings import read_ratings
 from w2c_tui.services.consensus import consensus
@@ -69,7 +75,7 @@ class AgreementService:
         bootstrap: int = 1000,
         seed: int = 0,
         invalid_mode: InvalidMode | str = InvalidMode.MISSING,
-    ) -> dict[str, object]:
+    ) -> PooledDoc:
         """The pooled document (`w2c agreement --pooled --json`): every chosen rater in one
         table — α, Fleiss κ, AC1, % agreement, each pair, each category."""
         invalid_mode = InvalidMode(invalid_mode)
@@ -78,12 +84,14 @@ class AgreementService:
         doc = agreement_summary(
             table_of(readings, chosen, invalid_mode), bootstrap=bootstrap, seed=seed
         )
-        doc["dataset"] = dataset
-        doc["unit_kind"] = kind.value
-        doc["raters"] = chosen
-        doc["invalid_mode"] = invalid_mode.value
-        doc["reveal"] = reveal_effects(self._store, dataset, readings)
-        return doc
+        return replace(
+            PooledDoc.of(doc),
+            dataset=dataset,
+            unit_kind=kind.value,
+            raters=tuple(chosen),
+            invalid_mode=invalid_mode.value,
+            reveal=reveal_effects(self._store, dataset, readings),
+        )
 
     def judges(
         self,
@@ -111,12 +119,11 @@ class AgreementService:
         )
 
     @staticmethod
-    def summary_file(path: Path, *, bootstrap: int = 1000, seed: int = 0) -> dict[str, object]:
+    def summary_file(path: Path, *, bootstrap: int = 1000, seed: int = 0) -> PooledDoc:
         """Agreement of any long-format ratings table (CSV / JSONL: item, rater, label)."""
         rows = read_ratings(path)
         doc = agreement_summary(RatingTable.from_long(rows), bootstrap=bootstrap, seed=seed)
-        doc["source"] = str(path)
-        return doc
+        return replace(PooledDoc.of(doc), source=str(path))
 
     def _choose(self, readings: Readings, raters: list[str] | None) -> list[str]:
         if not raters:
@@ -151,49 +158,45 @@ class AgreementService:
         opts = {"bootstrap": bootstrap, "seed": seed}
         human_doc = humans_panel(readings, humans, mode, **opts)
         drills = {key: drilldown(readings, key, ref, **opts) for key in automated}
-        rows: list[AutomatedDoc] = [
+        rows = [
             automated_row(
-                readings,
-                key,
-                humans,
-                human_doc,
-                ref,
-                mode,
-                drills[key].get("per_class"),
-                **opts,
+                readings, key, humans, human_doc, ref, mode, _per_class(drills[key]), **opts
             )
             for key in automated
         ]
         pooled = agreement_summary(table_of(readings, chosen, mode), bootstrap=0)
-        doc: DashboardDoc = {
-            "meta": {
-                "dataset": dataset,
-                "sha256": facts.sha256 if facts else None,
-                "source_path": facts.source_path if facts else None,
-                "unit_kind": kind.value,
-                "n_units": len(readings.units),
-                "raters": chosen,
-                "bootstrap": {"B": bootstrap, "seed": seed, "level": 0.95},
-                "min_humans": min_humans,
-                "invalid_mode": mode.value,
-                "consensus": agreed.as_json(),
-                "generated_at": datetime.now(UTC).isoformat(timespec="seconds"),
-                "w2c_tui": __version__,
-            },
-            "coverage": coverage(readings, chosen, mode),
-            "distributions": distributions(readings, chosen, humans, ref),
-            "humans": human_doc,
-            "automated": rows,
-            "drilldown": drills,
-            "pairwise": cast(list[PairDoc], pooled["pairwise"]),
-            "metrics": [
+
+        return DashboardDoc(
+            meta=MetaDoc(
+                dataset=dataset,
+                sha256=facts.sha256 if facts else None,
+                source_path=facts.source_path if facts else None,
+                unit_kind=kind.value,
+                n_units=len(readings.units),
+                raters=tuple(chosen),
+                bootstrap=BootstrapDoc(B=bootstrap, seed=seed, level=0.95),
+                min_humans=min_humans,
+                invalid_mode=mode.value,
+                consensus=agreed.as_json(),
+                generated_at=datetime.now(UTC).isoformat(timespec="seconds"),
+                w2c_tui=__version__,
+            ),
+            coverage=coverage(readings, chosen, mode),
+            distributions=distributions(readings, chosen, humans, ref),
+            humans=human_doc,
+            automated=tuple(rows),
+            drilldown=drills,
+            pairwise=tuple(PairDoc.of(p) for p in cast(list[object], pooled["pairwise"])),
+            metrics=tuple(
                 m for key in automated for m in _metrics_rows(readings, readings.rater(key), mode)
-            ],
-            "reveal": reveal_effects(self._store, dataset, readings),
-        }
-        if by is not None:
-            doc["slices"] = slices(readings, by, automated, ref, mode, **opts)
-        return doc
+            ),
+            reveal=reveal_effects(self._store, dataset, readings),
+            slices=slices(readings, by, automated, ref, mode, **opts) if by is not None else None,
+        )
+
+
+def _per_class(drill: DrilldownDoc) -> Mapping[str, ClassDoc] | None:
+    return drill.matrix.per_class if drill.matrix else None
 
 
 def _metrics_rows(readings: Readings, rater: RaterInfo, mode: InvalidMode) -> list[MetricsDoc]:
@@ -205,5 +208,5 @@ def _metrics_rows(readings: Readings, rater: RaterInfo, mode: InvalidMode) -> li
     for model in models or [None]:
         row = rater_metrics(readings, rater, Against.GOLD, target_model=model, invalid_mode=mode)
         if row is not None:
-            out.append(cast(MetricsDoc, row.as_json()))
+            out.append(row.document())
     return out

@@ -25,13 +25,13 @@ class Consensus:
 
     def as_json(self) -> ConsensusDoc:
         """Counts for reports and `--json` documents."""
-        return {
-            "n": len(self.labels),
-            "ties_excluded": self.ties,
-            "too_few_humans": self.too_few,
-            "adjudicated": self.adjudicated,
-            "majority": len(self.labels) - self.adjudicated,
-        }
+        return ConsensusDoc(
+            n=len(self.labels),
+            ties_excluded=self.ties,
+            too_few_humans=self.too_few,
+            adjudicated=self.adjudicated,
+            majority=len(self.labels) - self.adjudicated,
+        )
 
 
 def consensus(readings: Readings, min_humans: int = 1) -> Consensus:

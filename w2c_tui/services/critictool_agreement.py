@@ -12,7 +12,6 @@ Cohen's κ per pair on their overlap.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
 
 import numpy as np
 
@@ -48,17 +47,17 @@ class CriticAgreement:
     percent: Estimate
     pairs: tuple[PairResult, ...]
 
-    def as_json(self) -> CriticLabelAgreementDoc:
-        """A JSON-ready summary (the dashboard's `critictool.label_agreement`)."""
-        return {
-            "label": self.label,
-            "raters": list(self.raters),
-            "units": self.units,
-            "alpha": self.alpha.value,
-            "alpha_reason": self.alpha.reason,
-            "percent_agreement": self.percent.value,
-            "pairs": [cast(PairDoc, p.as_json()) for p in self.pairs],
-        }
+    def document(self) -> CriticLabelAgreementDoc:
+        """The summary document (the dashboard's `critictool.label_agreement`)."""
+        return CriticLabelAgreementDoc(
+            label=self.label,
+            raters=self.raters,
+            units=self.units,
+            alpha=self.alpha.value,
+            alpha_reason=self.alpha.reason,
+            percent_agreement=self.percent.value,
+            pairs=tuple(PairDoc.of(p.as_json()) for p in self.pairs),
+        )
 
 
 def rater_column(kind: str, name: str) -> str:

@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
-from typing import cast
 
 from w2c_tui.db.store import Store
-from w2c_tui.domain.critictool import ExternalMode, Source
+from w2c_tui.domain.critictool import ExternalMode
 from w2c_tui.domain.critictool_stored import StoredPrediction, StoredSample
-from w2c_tui.domain.dashboard import CriticMetricsDoc
+from w2c_tui.domain.dashboard import (
+    CriticMetricsDoc,
+    CriticOverallDoc,
+    CriticSettingDoc,
+    Means,
+)
 from w2c_tui.domain.errors import NotFoundError, W2CError
 from w2c_tui.runs.critictool.metrics_external import ExternalScore, score_external
 from w2c_tui.runs.critictool.metrics_internal import InternalScore, score_internal
@@ -35,57 +39,12 @@ from w2c_tui.runs.critictool.summary import (
 
 SIMILARITY_ENV = "W2C_SIMILARITY_MODEL"
 """A default similarity model (a local folder, say) for the CLI, the report and the dashboard."""
-Means = dict[str, float | int | None]
-"""A setting's means by the reference's names (samples, parse_rate, critic, …)."""
 MEAN_NAMES = {"broke": "break"}
 """Our field names that the reference spells otherwise."""
 
 
 def _means(means: InternalMeans | ExternalMeans) -> Means:
     return {MEAN_NAMES.get(key, key): value for key, value in asdict(means).items()}
-
-
-@dataclass(frozen=True)
-class SettingMetrics:
-    """One model's predictions in one setting (internal, or external in a mode; CoT or not)."""
-
-    target_model: str
-    source: Source
-    mode: ExternalMode | None
-    cot: bool
-    means: Means
-    by_error_type: dict[str, Means]
-    """Internal only (error-free samples under "none")."""
-    by_variant: dict[str, Means]
-    per_sample: dict[str, dict[str, float]]
-    """The reference's per-sample records, by sample id."""
-    unpredicted: int
-    """Samples of the dataset of this source that this setting has no prediction for."""
-
-
-@dataclass(frozen=True)
-class OverallScore:
-    """The paper's overall score of a model: its internal and one external setting."""
-
-    target_model: str
-    cot: bool
-    mode: ExternalMode
-    score: float | None
-
-
-@dataclass(frozen=True)
-class CriticMetrics:
-    """Every setting of every model in a dataset (or of one run)."""
-
-    dataset: str
-    run_id: int | None
-    similarity_model: str
-    settings: tuple[SettingMetrics, ...] = ()
-    overall: tuple[OverallScore, ...] = field(default=())
-
-    def as_json(self) -> CriticMetricsDoc:
-        """A JSON-ready document (the dashboard's and the report's `critictool.metrics`)."""
-        return cast(CriticMetricsDoc, asdict(self))
 
 
 class CriticMetricsService:
@@ -121,7 +80,7 @@ class CriticMetricsService:
         target_model: str | None = None,
         similarity: Similarity | None = None,
         similarity_model: str | Path | None = None,
-    ) -> CriticMetrics:
+    ) -> CriticMetricsDoc:
         """The metrics of every (model, setting) with predictions in the dataset or run;
         similarity model: `similarity_model`, else W2C_SIMILARITY_MODEL, else the default."""
         name = self.resolve(dataset, run_id)
@@ -143,7 +102,7 @@ class CriticMetricsService:
             ]
         except SimilarityUnavailable as error:
             raise W2CError(f"{error} (or pass --similarity-model PATH to a local model)") from error
-        return CriticMetrics(
+        return CriticMetricsDoc(
             dataset=name,
             run_id=run_id,
             similarity_model=str(getattr(sim, "model_name", model)),
@@ -154,7 +113,7 @@ class CriticMetricsService:
     @staticmethod
     def _setting(
         samples: dict[int, StoredSample], preds: Sequence[StoredPrediction], sim: Similarity
-    ) -> SettingMetrics:
+    ) -> CriticSettingDoc:
         first = preds[0]
         source = samples[first.item_id].sample.source
         total = sum(1 for s in samples.values() if s.sample.source == source)
@@ -169,7 +128,7 @@ class CriticMetricsService:
                 )
                 for p in preds
             ]
-            return SettingMetrics(
+            return CriticSettingDoc(
                 first.target_model,
                 source,
                 None,
@@ -187,7 +146,7 @@ class CriticMetricsService:
             )
             for p in preds
         ]
-        return SettingMetrics(
+        return CriticSettingDoc(
             first.target_model,
             source,
             mode,
@@ -200,8 +159,8 @@ class CriticMetricsService:
         )
 
 
-def _overall(settings: Sequence[SettingMetrics]) -> list[OverallScore]:
-    out: list[OverallScore] = []
+def _overall(settings: Sequence[CriticSettingDoc]) -> list[CriticOverallDoc]:
+    out: list[CriticOverallDoc] = []
     for internal in (s for s in settings if s.source == "internal"):
         for external in settings:
             if (
@@ -218,5 +177,5 @@ def _overall(settings: Sequence[SettingMetrics]) -> list[OverallScore]:
                     **{k if k != "break" else "broke": v for k, v in external.means.items()}  # type: ignore[arg-type]
                 ),
             )
-            out.append(OverallScore(internal.target_model, internal.cot, external.mode, score))
+            out.append(CriticOverallDoc(internal.target_model, internal.cot, external.mode, score))
     return out

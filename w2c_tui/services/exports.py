@@ -34,9 +34,9 @@ def changelog_path(output: Path) -> Path:
 class ExportService:
     """Writes cleaned datasets and analysis tables."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, cleaning: CleaningService) -> None:
         self._store = store
-        self.cleaning = CleaningService(store)
+        self.cleaning = cleaning
 
     def default_path(self, dataset: str, fmt: ItemFormat) -> Path:
         """exports/DATASET-clean.EXT (a folder for hf)."""

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from w2c_tui.db.store import Store
 from w2c_tui.domain.critictool import CriticFile
 from w2c_tui.domain.errors import InputError, NotFoundError
+from w2c_tui.domain.manifest import Manifest
 from w2c_tui.domain.names import name_problem
 from w2c_tui.domain.records import ImportReport
 from w2c_tui.io.importers import read_input
@@ -88,7 +88,7 @@ class ImportService:
         return self.import_manifest(manifest_path, progress=progress)
 
     @staticmethod
-    def folder_manifest(path: Path) -> dict[str, Any] | None:
+    def folder_manifest(path: Path) -> Manifest | None:
         """The manifest of a folder whose manifest.json lists its files (`{"dataset", "files":
         [...]}`, as the bundled demo's does); None for anything else."""
         manifest = path / "manifest.json"
@@ -98,7 +98,9 @@ class ImportService:
             data = json.loads(manifest.read_text(encoding="utf-8-sig"))
         except (OSError, ValueError):
             return None
-        return data if isinstance(data, dict) and isinstance(data.get("files"), list) else None
+        if not (isinstance(data, dict) and isinstance(data.get("files"), list)):
+            return None
+        return Manifest.parse(str(manifest), data)
 
     def import_manifest(
         self,
@@ -108,29 +110,24 @@ class ImportService:
         dry_run: bool = False,
         strict: bool = False,
         progress: ProgressCallback | None = None,
-        manifest: dict[str, Any] | None = None,
+        manifest: Manifest | None = None,
     ) -> list[ImportReport]:
         """Import every file a manifest lists, in its order (items first), each whole or not at
         all; entries may name the file's kind, target model, judge and scorer. `manifest`: the
         file's content when already read (`folder_manifest`)."""
         if manifest is None:
-            manifest = json.loads(manifest_path.read_text(encoding="utf-8-sig"))
-        name = dataset or manifest.get("dataset", DEMO_DATASET)
+            data = json.loads(manifest_path.read_text(encoding="utf-8-sig"))
+            manifest = Manifest.parse(str(manifest_path), data)
+        name = dataset or manifest.dataset or DEMO_DATASET
         reports: list[ImportReport] = []
-        for number, entry in enumerate(manifest["files"], start=1):
-            if not isinstance(entry, dict) or not isinstance(entry.get("path"), str):
-                raise InputError(
-                    str(manifest_path), f"files[{number}]: expected an object with a 'path'"
-                )
+        for entry in manifest.files:
             options = ReadOptions(
-                target_model=entry.get("target_model"),
-                judge=entry.get("judge"),
-                scorer=entry.get("scorer"),
+                target_model=entry.target_model, judge=entry.judge, scorer=entry.scorer
             )
-            path = manifest_path.parent / entry["path"]
+            path = manifest_path.parent / entry.path
             if dry_run and reports and not self._dataset_exists(name):
                 # the items are not stored on a dry run: results can only be read and checked
-                bundle = read_input(path, entry.get("kind"), options, progress)
+                bundle = read_input(path, entry.kind, options, progress)
                 if isinstance(bundle, CriticFile):  # needs no items: checked as imported
                     reports.append(self._critic(bundle, name, options, dry_run=True))
                     continue
@@ -153,7 +150,7 @@ class ImportService:
                 self.import_path(
                     path,
                     dataset=name,
-                    kind=entry.get("kind"),
+                    kind=entry.kind,
                     dry_run=dry_run,
                     strict=strict,
                     options=options,

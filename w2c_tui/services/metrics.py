@@ -2,23 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
 from w2c_tui.db.store import Store
-from w2c_tui.domain.dashboard import (
-    Against,
-    CalibrationDoc,
-    CalibrationFigures,
-    SliceBy,
-    StabilityDoc,
-)
+from w2c_tui.domain.dashboard import Against, ReferenceDoc, SliceBy
 from w2c_tui.domain.errors import NotFoundError
 from w2c_tui.domain.labels import InvalidMode, Label, RaterKind
 from w2c_tui.domain.review import UnitKind
 from w2c_tui.services.consensus import consensus
+from w2c_tui.services.rater_metrics import CalibrationResult, RaterMetrics, StabilityResult
 from w2c_tui.services.readings import (
     INVALID,
     RaterInfo,
@@ -26,78 +20,11 @@ from w2c_tui.services.readings import (
     build_readings,
 )
 from w2c_tui.services.slicing import slice_groups
-from w2c_tui.stats.calibration import (
-    Calibration,
-    calibration,
-    probabilities_from_loglikelihoods,
-)
+from w2c_tui.stats.calibration import calibration, probabilities_from_loglikelihoods
 from w2c_tui.stats.metrics import INVALID as INVALID_CODE
 from w2c_tui.stats.metrics import MISSING as MISSING_CODE
-from w2c_tui.stats.metrics import Metrics, compute_metrics
-from w2c_tui.stats.stability import Stability, stability
-
-SOFTMAX = "softmax over the four log-likelihoods"
-
-
-@dataclass(frozen=True)
-class CalibrationResult:
-    """Panel F for one log-prob scorer: calibration of its raw probabilities and, where the
-    choices' lengths are known, of the length-normalised ones."""
-
-    raw: Calibration
-    length_normalised: Calibration | None = None
-    probabilities: str = SOFTMAX
-
-    def as_json(self) -> CalibrationDoc:
-        """The metrics document's `calibration`."""
-        doc: CalibrationDoc = {
-            "probabilities": self.probabilities,
-            "raw": cast(CalibrationFigures, self.raw.as_json()),
-        }
-        if self.length_normalised is not None:
-            doc["length_normalised"] = cast(CalibrationFigures, self.length_normalised.as_json())
-        return doc
-
-
-@dataclass(frozen=True)
-class StabilityResult:
-    """Stability of one rater, over its own repeats or over the target model's responses."""
-
-    stability: Stability
-    over: str
-    """"repeats" (a run's `--repeats`) or "responses" (the target model's repeated ones)."""
-
-    def as_json(self) -> StabilityDoc:
-        """The metrics document's `stability`."""
-        return cast(StabilityDoc, {**self.stability.as_json(), "over": self.over})
-
-
-@dataclass(frozen=True)
-class RaterMetrics:
-    """One rater's metrics, with what they were computed on."""
-
-    rater: RaterInfo
-    target_model: str | None
-    against: Against
-    metrics: Metrics
-    norm_reading: str | None
-    calibration: CalibrationResult | None
-    stability: StabilityResult | None
-
-    def as_json(self) -> dict[str, object]:
-        """A plain dict (the `w2c metrics --json` contract)."""
-        return {
-            "rater": self.rater.key,
-            "kind": self.rater.kind.value,
-            "name": self.rater.name,
-            "config": self.rater.config,
-            "target_model": self.target_model,
-            "against": self.against.value,
-            "length_normalised_reading": self.norm_reading,
-            **self.metrics.as_json(),
-            "calibration": self.calibration.as_json() if self.calibration else None,
-            "stability": self.stability.as_json() if self.stability else None,
-        }
+from w2c_tui.stats.metrics import compute_metrics
+from w2c_tui.stats.stability import stability
 
 
 def code(value: Label | str | None) -> int:
@@ -220,13 +147,13 @@ class MetricsService:
             self._store.ratings.items(dataset), self._store.ratings.ratings(dataset), kind
         )
 
-    def reference(self, dataset: str, against: Against, min_humans: int = 1) -> dict[str, Any]:
+    def reference(self, dataset: str, against: Against, min_humans: int = 1) -> ReferenceDoc:
         """How many units have a reference, and (against humans) how many came from
         adjudication rather than the majority."""
         readings = self.readings(dataset)
         if against is Against.GOLD:
-            return {"n": sum(1 for u in readings.units if u.gold is not None)}
-        return dict(consensus(readings, min_humans).as_json())
+            return ReferenceDoc(n=sum(1 for u in readings.units if u.gold is not None))
+        return ReferenceDoc.of(consensus(readings, min_humans).as_json())
 
     @staticmethod
     def _chosen(readings: Readings, raters: list[str] | None, against: Against) -> list[RaterInfo]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from w2c_tui.db.store import Store
 from w2c_tui.domain.errors import InputError
 from w2c_tui.domain.labels import LABELS, ItemKind, Label
 from w2c_tui.domain.outcomes import (
@@ -87,8 +86,8 @@ def select(
 class PreferenceService:
     """Builds and writes preference pairs."""
 
-    def __init__(self, store: Store) -> None:
-        self.cleaning = CleaningService(store)
+    def __init__(self, cleaning: CleaningService) -> None:
+        self.cleaning = cleaning
 
     def export(
         self,

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import cast
 
 import numpy as np
 
@@ -87,14 +86,14 @@ def _versus(trails: list[UnitTrail], readings: Readings, rater: str) -> RevealVe
     pre = np.array([p[0].option for p in pairs])
     post = np.array([p[1].option for p in pairs])
     other = np.array([p[2].option for p in pairs])
-    return {
-        "rater": rater,
-        "n": len(pairs),
-        "agreement_pre_reveal": float(np.mean(pre == other)),
-        "agreement_current": float(np.mean(post == other)),
-        "kappa_pre_reveal": cast(EstimateDoc, cohen_kappa(pre, other, 4).as_json()),
-        "kappa_current": cast(EstimateDoc, cohen_kappa(post, other, 4).as_json()),
-    }
+    return RevealVersusDoc(
+        rater=rater,
+        n=len(pairs),
+        agreement_pre_reveal=float(np.mean(pre == other)),
+        agreement_current=float(np.mean(post == other)),
+        kappa_pre_reveal=EstimateDoc.of(cohen_kappa(pre, other, 4).as_json()),
+        kappa_current=EstimateDoc.of(cohen_kappa(post, other, 4).as_json()),
+    )
 
 
 def reveal_effects(store: Store, dataset: str, readings: Readings) -> RevealDoc:
@@ -115,20 +114,20 @@ def reveal_effects(store: Store, dataset: str, readings: Readings) -> RevealDoc:
         flips = sum(t.flips for t in mine)
         versus = [v for r in automated if (v := _versus(mine, readings, r)) is not None]
         rows.append(
-            {
-                "annotator": annotator,
-                "units_labelled": len(mine),
-                "first_labels_blind": blind,
-                "post_reveal_flips": flips,
-                "units_flipped": sum(1 for t in mine if t.flips),
-                "flip_rate": flips / len(mine) if mine else None,
-                "versus": versus,
-            }
+            RevealAnnotatorDoc(
+                annotator=annotator,
+                units_labelled=len(mine),
+                first_labels_blind=blind,
+                post_reveal_flips=flips,
+                units_flipped=sum(1 for t in mine if t.flips),
+                flip_rate=flips / len(mine) if mine else None,
+                versus=tuple(versus),
+            )
         )
-    return {
-        "unit_kind": readings.kind.value,
-        "definition": "pre-reveal = an annotator's first label on a unit, made blind; a "
+    return RevealDoc(
+        unit_kind=readings.kind.value,
+        definition="pre-reveal = an annotator's first label on a unit, made blind; a "
         "post-reveal flip = a later label that differs from the previous one and was made "
         "after the unit's reveal; agreement is on the units first labelled blind",
-        "annotators": rows,
-    }
+        annotators=tuple(rows),
+    )

@@ -20,6 +20,7 @@ from w2c_tui.services.schemas import SchemaService
 if TYPE_CHECKING:
     from w2c_tui.services.adjudication import AdjudicationService
     from w2c_tui.services.agreement import AgreementService
+    from w2c_tui.services.cleaning import CleaningService
     from w2c_tui.services.critictool import CriticService
     from w2c_tui.services.critictool_agreement import CriticAgreementService
     from w2c_tui.services.critictool_metrics import CriticMetricsService
@@ -59,6 +60,7 @@ class Services:
     _team: TeamService | None = field(default=None, repr=False)
     _adjudication: AdjudicationService | None = field(default=None, repr=False)
     _qa: QASummaryService | None = field(default=None, repr=False)
+    _cleaning: CleaningService | None = field(default=None, repr=False)
     _exports: ExportService | None = field(default=None, repr=False)
     _preference: PreferenceService | None = field(default=None, repr=False)
     _prompts: PromptService | None = field(default=None, repr=False)
@@ -155,12 +157,21 @@ class Services:
         return self._qa
 
     @property
+    def cleaning(self) -> CleaningService:
+        """Plans of cleaned exports (the items export and the preference pairs share it)."""
+        from w2c_tui.services.cleaning import CleaningService
+
+        if self._cleaning is None:
+            self._cleaning = CleaningService(self.store)
+        return self._cleaning
+
+    @property
     def exports(self) -> ExportService:
         """Cleaned datasets with their changelog, and the joined analysis table."""
         from w2c_tui.services.exports import ExportService
 
         if self._exports is None:
-            self._exports = ExportService(self.store)
+            self._exports = ExportService(self.store, self.cleaning)
         return self._exports
 
     @property
@@ -169,7 +180,7 @@ class Services:
         from w2c_tui.services.preference import PreferenceService
 
         if self._preference is None:
-            self._preference = PreferenceService(self.store)
+            self._preference = PreferenceService(self.cleaning)
         return self._preference
 
     @property

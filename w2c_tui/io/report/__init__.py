@@ -14,6 +14,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from w2c_tui.domain.dashboard import CriticMetricsDoc, DashboardDoc
+from w2c_tui.domain.jsondoc import to_json
 from w2c_tui.io.report import data, judges, results
 from w2c_tui.io.report.critictool import critictool
 from w2c_tui.io.report.model import Section
@@ -29,7 +30,7 @@ def sections(dash: DashboardDoc, extra: Sequence[Section] = ()) -> list[Section]
         data.distributions(dash),
         data.humans(dash),
         judges.judges(dash),
-        *[judges.drilldown(key, drill) for key, drill in dash["drilldown"].items()],
+        *[judges.drilldown(key, drill) for key, drill in dash.drilldown.items()],
         results.calibration(dash),
         data.reveal(dash),
         *results.slices(dash),
@@ -61,20 +62,21 @@ def _environment(html: bool) -> Any:
 def markdown(dash: DashboardDoc, extra: Sequence[Section] = ()) -> str:
     """The report as Markdown."""
     template = _environment(False).get_template("report.md.j2")
-    text: str = template.render(dataset=dash["meta"]["dataset"], sections=sections(dash, extra))
+    text: str = template.render(dataset=dash.meta.dataset, sections=sections(dash, extra))
     return text
 
 
 def html(dash: DashboardDoc, extra: Sequence[Section] = ()) -> str:
     """The report as one self-contained HTML page (charts are inline SVG images)."""
     template = _environment(True).get_template("report.html.j2")
-    text: str = template.render(dataset=dash["meta"]["dataset"], sections=sections(dash, extra))
+    text: str = template.render(dataset=dash.meta.dataset, sections=sections(dash, extra))
     return text
 
 
 def as_json(dash: DashboardDoc, critic: CriticMetricsDoc | None = None) -> str:
     """The dashboard document itself (with the CriticTool metrics under `critictool`)."""
-    document: dict[str, Any] = {k: v for k, v in dash.items() if k != "all_raters"}
+    document = dash.to_json()
+    document.pop("all_raters", None)
     if critic is not None:
-        document["critictool"] = critic
+        document["critictool"] = to_json(critic)
     return json.dumps(document, ensure_ascii=False, indent=2) + "\n"

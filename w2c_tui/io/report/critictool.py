@@ -1,5 +1,5 @@
 """The CriticTool section of the report: the official metrics of each model and setting, per
-error type and base/evolved, and the overall score (from `CriticMetrics.as_json()`)."""
+error type and base/evolved, and the overall score (from the `CriticMetricsDoc`)."""
 
 from __future__ import annotations
 
@@ -42,27 +42,27 @@ def critictool(doc: CriticMetricsDoc | None, problem: str | None = None) -> list
         return [section]
     assert doc is not None
     section.paragraphs.append(
-        f"Similarity model: {doc['similarity_model']}. Means as the reference computes them; "
+        f"Similarity model: {doc.similarity_model}. Means as the reference computes them; "
         "internal reflect/name/args/goal over the erroneous samples only "
         "(docs/critictool.md)."
     )
-    if not doc["settings"]:
+    if not doc.settings:
         section.paragraphs.append("No predictions are stored for this dataset yet.")
     out = [section]
-    for setting in doc["settings"]:
-        mode = f" {setting['mode']}" if setting["mode"] else ""
-        cot = "CoT" if setting["cot"] else "no CoT"
-        part = Section(f"CriticTool: {setting['target_model']} · {setting['source']}{mode} · {cot}")
-        if setting["unpredicted"]:
-            part.paragraphs.append(f"{setting['unpredicted']} sample(s) without a prediction.")
-        keys = [k for k in COLUMNS if k in setting["means"]]
-        rows = [["all", *(cell(setting["means"][k]) for k in keys)]]
-        for group, prefix in ((setting["by_error_type"], "error"), (setting["by_variant"], "data")):
+    for setting in doc.settings:
+        mode = f" {setting.mode}" if setting.mode else ""
+        cot = "CoT" if setting.cot else "no CoT"
+        part = Section(f"CriticTool: {setting.target_model} · {setting.source}{mode} · {cot}")
+        if setting.unpredicted:
+            part.paragraphs.append(f"{setting.unpredicted} sample(s) without a prediction.")
+        keys = [k for k in COLUMNS if k in setting.means]
+        rows = [["all", *(cell(setting.means[k]) for k in keys)]]
+        for group, prefix in ((setting.by_error_type, "error"), (setting.by_variant, "data")):
             for name, means in group.items():
                 rows.append([f"{prefix}: {name}", *(cell(means.get(k)) for k in keys)])
         part.tables.append(TableSpec(["group", *keys], rows))
         out.append(part)
-    if doc["overall"]:
+    if doc.overall:
         section.paragraphs.append(
             "Overall score (the paper's weights: Reflect 0.2, Correct 0.3, Retry 0.05, "
             "Skip/Finish 0.45) of each model's internal setting with each external mode:"
@@ -71,8 +71,8 @@ def critictool(doc: CriticMetricsDoc | None, problem: str | None = None) -> list
             TableSpec(
                 ["model", "CoT", "external mode", "overall score"],
                 [
-                    [o["target_model"], "yes" if o["cot"] else "no", o["mode"], cell(o["score"])]
-                    for o in doc["overall"]
+                    [o.target_model, "yes" if o.cot else "no", o.mode, cell(o.score)]
+                    for o in doc.overall
                 ],
             )
         )

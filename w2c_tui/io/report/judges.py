@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from w2c_tui.domain.dashboard import DashboardDoc, DrilldownDoc
-from w2c_tui.io.numbers import f1, num, pct
 from w2c_tui.io.report.model import Chart, Section, TableSpec, est
 from w2c_tui.io.svg import data_uri, heatmap, intervals
+from w2c_tui.present.numbers import f1, num, pct
 
 LABELS = ["direct", "tool_call", "request_for_info", "cannot_answer"]
 SHORT = ["direct", "tool call", "req. info", "cannot"]
@@ -13,65 +13,63 @@ SHORT = ["direct", "tool call", "req. info", "cannot"]
 
 def judges(dash: DashboardDoc) -> Section:
     """Panel D: can each rater stand in for a human? Decision, rule, evidence, numbers."""
-    rows = dash["automated"]
+    rows = dash.automated
     section = Section("D · Can each automated rater stand in for a human?")
     if not rows:
         section.paragraphs.append("No judge or scorer readings in this dataset.")
         return section
-    section.paragraphs.append(
-        f"Rule: {rows[0]['verdict']['rule']}." if "verdict" in rows[0] else ""
-    )
+    section.paragraphs.append(f"Rule: {rows[0].verdict.rule}.")
     verdicts, consensus_rows, ceiling_rows = [], [], []
     for row in rows:
-        verdict = row.get("verdict")
-        if verdict is not None:
-            verdicts.append(
-                [
-                    row["key"],
-                    verdict["decision"],
-                    "; ".join(verdict["evidence"]) or "—",
-                    verdict["weakest_class"] or "—",
-                    row["advice"]["text"] if "advice" in row else "—",
-                ]
-            )
-        if "reason" in row:
-            section.paragraphs.append(f"{row['key']}: {row['reason']}.")
+        verdict = row.verdict
+        verdicts.append(
+            [
+                row.key,
+                verdict.decision,
+                "; ".join(verdict.evidence) or "—",
+                verdict.weakest_class or "—",
+                row.advice.text,
+            ]
+        )
+        stats = row.stats
+        if stats is None:
+            section.paragraphs.append(f"{row.key}: {row.reason}.")
             continue
         consensus_rows.append(
             [
-                row["key"],
-                pct(row["coverage"]),
-                pct(row["invalid_rate"]),
-                str(row.get("n")),
-                num(row.get("p_o")),
-                est(row.get("cohen_kappa")),
-                f1(row.get("macro_f1")),
-                est(row.get("gwet_ac1")),
+                row.key,
+                pct(row.coverage),
+                pct(row.invalid_rate),
+                str(row.n),
+                num(stats.p_o),
+                est(stats.cohen_kappa),
+                f1(stats.macro_f1),
+                est(stats.gwet_ac1),
             ]
         )
-        vs, alt = row.get("versus_humans"), row.get("alt_test")
+        vs, alt = stats.versus_humans, stats.alt_test
         if vs is None:
             section.paragraphs.append(
-                f"{row['key']}: Δκ, Δα and the alt-test are not defined — "
-                f"{row.get('versus_humans_reason')}."
+                f"{row.key}: Δκ, Δα and the alt-test are not defined — "
+                f"{stats.versus_humans_reason}."
             )
             continue
         omega = (
             "— (< 3 humans)"
             if alt is None
             else (
-                f"{num(alt['winning_rate'], 2)} {'pass' if alt['passed'] else 'fail'}"
-                if alt["winning_rate"] is not None
-                else f"— ({alt['reason']})"
+                f"{num(alt.winning_rate, 2)} {'pass' if alt.passed else 'fail'}"
+                if alt.winning_rate is not None
+                else f"— ({alt.reason})"
             )
         )
         ceiling_rows.append(
             [
-                row["key"],
-                num(vs["kappa_judge_human"]["value"]),
-                num(vs["kappa_human_human"]["value"]),
-                est(vs["delta_kappa"]),
-                est(vs["delta_alpha"]),
+                row.key,
+                num(vs.kappa_judge_human.value),
+                num(vs.kappa_human_human.value),
+                est(vs.delta_kappa),
+                est(vs.delta_alpha),
                 omega,
             ]
         )
@@ -95,7 +93,7 @@ def judges(dash: DashboardDoc) -> Section:
             ceiling_rows,
         ),
     ]
-    kappas = [(r["key"], r.get("cohen_kappa")) for r in rows if "reason" not in r]
+    kappas = [(r.key, r.cohen_kappa) for r in rows if r.stats is not None]
     if kappas:
         section.charts.append(
             Chart(
@@ -109,40 +107,41 @@ def judges(dash: DashboardDoc) -> Section:
 def drilldown(key: str, drill: DrilldownDoc) -> Section:
     """Panel E for one rater, with its own confusion heatmap."""
     section = Section(f"E · Drill-down: {key}")
-    if "confusion" not in drill:
-        section.paragraphs.append(drill.get("reason", "—") + ".")
+    matrix = drill.matrix
+    if matrix is None:
+        section.paragraphs.append((drill.reason or "—") + ".")
         return section
-    confusion = drill["confusion"]
-    listed = drill.get("disagreements", [])
+    confusion = matrix.confusion
+    listed = matrix.disagreements
     section.paragraphs.append(
-        f"On the {drill.get('n')} units where both the consensus and the rater have a label; "
+        f"On the {matrix.n} units where both the consensus and the rater have a label; "
         "the per-class κ is Cohen's κ of the binarised labels (class vs rest) on those units. "
-        f"{drill.get('n_disagreements', 0)} disagreement(s) with the consensus (first 50 "
+        f"{matrix.n_disagreements} disagreement(s) with the consensus (first 50 "
         "listed, unanimous humans first)."
     )
     per = [
         [
             label,
-            str(c["support"]),
-            num(c["precision"]),
-            num(c["recall"]),
-            f1(c["f1"]),
-            est(c["specific_agreement"]),
-            est(c["alpha"]),
-            est(c["kappa"]),
-            pct(c["prevalence_humans"]),
-            pct(c["prevalence_rater"]),
+            str(c.support),
+            num(c.precision),
+            num(c.recall),
+            f1(c.f1),
+            est(c.specific_agreement),
+            est(c.alpha),
+            est(c.kappa),
+            pct(c.prevalence_humans),
+            pct(c.prevalence_rater),
         ]
-        for label, c in drill.get("per_class", {}).items()
+        for label, c in matrix.per_class.items()
     ]
     dis = [
         [
-            d["uuid"],
-            d["target_model"] or "—",
-            d["consensus"],
-            d["rater"],
-            " ".join(d["humans"]),
-            num(d["unanimity"], 2),
+            d.uuid,
+            d.target_model or "—",
+            d.consensus,
+            d.rater,
+            " ".join(d.humans),
+            num(d.unanimity, 2),
         ]
         for d in listed[:50]
     ]

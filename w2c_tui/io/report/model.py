@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
-from w2c_tui.io.numbers import estimate_text
+from w2c_tui.domain.dashboard import EstimateDoc
+from w2c_tui.present.numbers import estimate_text
 
 
 @dataclass(frozen=True)
@@ -35,6 +34,6 @@ class Section:
     charts: list[Chart] = field(default_factory=list)
 
 
-def est(value: Mapping[str, Any] | None) -> str:
+def est(value: EstimateDoc | None) -> str:
     """An estimate with its interval to three places, or '— (why)' when not defined."""
     return estimate_text(value, ci_digits=3, with_reason=True)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from w2c_tui.domain.dashboard import DashboardDoc
-from w2c_tui.io.numbers import (
+from w2c_tui.io.report.model import Chart, Section, TableSpec, est
+from w2c_tui.io.svg import data_uri, reliability
+from w2c_tui.present.numbers import (
     METRICS_HEADERS,
     STABILITY_HEADERS,
     f1,
@@ -12,35 +14,33 @@ from w2c_tui.io.numbers import (
     pct,
     stability_cells,
 )
-from w2c_tui.io.report.model import Chart, Section, TableSpec, est
-from w2c_tui.io.svg import data_uri, reliability
 
 
 def calibration(dash: DashboardDoc) -> Section:
     """Panel F: calibration of log-prob scorers, one reliability diagram each."""
     section = Section("F · Calibration of log-prob scorers (against gold)")
     rows = []
-    for m in dash["metrics"]:
-        cal = m["calibration"]
+    for m in dash.metrics:
+        cal = m.calibration
         if not cal:
             continue
-        raw = cal["raw"]
+        raw = cal.raw
         rows.append(
             [
-                m["rater"],
-                m["target_model"] or "all",
-                str(raw["n"]),
-                num(raw["accuracy"]),
-                num(raw["nll"]),
-                num(raw["brier"]),
-                num(raw["ece"]),
-                str(raw["bins_used"]),
+                m.rater,
+                m.target_model or "all",
+                str(raw.n),
+                num(raw.accuracy),
+                num(raw.nll),
+                num(raw.brier),
+                num(raw.ece),
+                str(raw.bins_used),
             ]
         )
         section.charts.append(
             Chart(
-                data_uri(reliability(raw["reliability"], f"{m['rater']} · {m['target_model']}")),
-                f"reliability diagram of {m['rater']} on {m['target_model']}",
+                data_uri(reliability(raw.reliability, f"{m.rater} · {m.target_model}")),
+                f"reliability diagram of {m.rater} on {m.target_model}",
             )
         )
     section.paragraphs.append(
@@ -69,18 +69,18 @@ def metrics(dash: DashboardDoc) -> list[Section]:
                     ["rater", "target model", *METRICS_HEADERS, "F1 4 labels ×100"],
                     [
                         [
-                            m["rater"],
-                            m["target_model"] or "all",
+                            m.rater,
+                            m.target_model or "all",
                             *metrics_cells(m),
-                            f1(m["macro_f1_4"]),
+                            f1(m.macro_f1_4),
                         ]
-                        for m in dash["metrics"]
+                        for m in dash.metrics
                     ],
                 )
             ],
         )
     ]
-    stable = [m for m in dash["metrics"] if m["stability"]]
+    stable = [(m, m.stability) for m in dash.metrics if m.stability is not None]
     if stable:
         out.append(
             Section(
@@ -95,11 +95,11 @@ def metrics(dash: DashboardDoc) -> list[Section]:
                         ["rater", "target model", *STABILITY_HEADERS],
                         [
                             [
-                                m["rater"],
-                                m["target_model"] or "all",
-                                *stability_cells(m["stability"] or {}),
+                                m.rater,
+                                m.target_model or "all",
+                                *stability_cells(stab),
                             ]
-                            for m in stable
+                            for m, stab in stable
                         ],
                     )
                 ],
@@ -110,31 +110,31 @@ def metrics(dash: DashboardDoc) -> list[Section]:
 
 def slices(dash: DashboardDoc) -> list[Section]:
     """Each automated rater on each slice of the units (with `--by`)."""
-    doc = dash.get("slices")
+    doc = dash.slices
     if doc is None:
         return []
     rows = [
         [
-            part["name"],
-            str(part["n_units"]),
-            row["rater"],
-            str(row["n_consensus"]),
-            est(row["cohen_kappa"]),
-            str(row["n_gold"]),
-            f1(row["macro_f1"]),
-            pct(row["accuracy"]),
+            part.name,
+            str(part.n_units),
+            row.rater,
+            str(row.n_consensus),
+            est(row.cohen_kappa),
+            str(row.n_gold),
+            f1(row.macro_f1),
+            pct(row.accuracy),
         ]
-        for part in doc["slices"]
-        for row in part["rows"]
+        for part in doc.slices
+        for row in part.rows
     ]
     return [
         Section(
-            f"Slices by {doc['by']}",
+            f"Slices by {doc.by}",
             ["κ against the human consensus and metrics against gold on each slice's units."],
             [
                 TableSpec(
                     [
-                        doc["by"],
+                        doc.by,
                         "units",
                         "rater",
                         "n (consensus)",

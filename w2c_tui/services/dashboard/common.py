@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
-
 from w2c_tui.domain.dashboard import EstimateDoc
 from w2c_tui.domain.labels import LABELS, InvalidMode, Label
 from w2c_tui.services.readings import INVALID, Readings
@@ -54,9 +52,9 @@ def table_of(
 
 def est(value: Estimate) -> EstimateDoc:
     """An Estimate as its document."""
-    return cast(EstimateDoc, value.as_json())
+    return EstimateDoc.of(value.as_json())
 
 
-def est_json(value: Any) -> EstimateDoc:
+def est_json(value: object) -> EstimateDoc:
     """An estimate document produced as plain JSON by the statistics layer."""
-    return cast(EstimateDoc, value)
+    return EstimateDoc.of(value)

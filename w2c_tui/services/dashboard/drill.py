@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from w2c_tui.domain.dashboard import ClassDoc, DisagreementDoc, DrilldownDoc
+from w2c_tui.domain.dashboard import ClassDoc, DisagreementDoc, DrilldownDoc, MatrixDoc
 from w2c_tui.domain.labels import LABELS, Label
 from w2c_tui.services.consensus import human_unanimity
 from w2c_tui.services.dashboard.common import CATEGORIES, NO_SHARED, est
@@ -30,10 +30,10 @@ def drilldown(
 ) -> DrilldownDoc:
     """Confusion (rows: consensus, columns: rater), per class, and the disagreements."""
     if not ref:
-        return {"reason": "no human reference yet: label (or adjudicate) to compare"}
+        return DrilldownDoc(reason="no human reference yet: label (or adjudicate) to compare")
     units = matrix_units(readings, key, ref)
     if not units:
-        return {"reason": f"not defined: {NO_SHARED}"}
+        return DrilldownDoc(reason=f"not defined: {NO_SHARED}")
     a = np.array([ref[u].option for u in units])
     b = np.array([lab.option for u in units if (lab := readings.label(u, key)) is not None])
     confusion, precision, recall, f1 = class_scores(a, b, range(len(LABELS)))
@@ -50,17 +50,17 @@ def drilldown(
     for label in LABELS:
         k = label.option
         support, predicted = int(confusion[k, :].sum()), int(confusion[:, k].sum())
-        classes[label.value] = {
-            "support": support,
-            "precision": precision[k],
-            "recall": recall[k],
-            "f1": f1[k],
-            "specific_agreement": est(agreement[label.value]["specific"]),
-            "kappa": est(agreement[label.value]["kappa"]),
-            "alpha": est(agreement[label.value]["alpha"]),
-            "prevalence_humans": support / total,
-            "prevalence_rater": predicted / total,
-        }
+        classes[label.value] = ClassDoc(
+            support=support,
+            precision=precision[k],
+            recall=recall[k],
+            f1=f1[k],
+            specific_agreement=est(agreement[label.value]["specific"]),
+            kappa=est(agreement[label.value]["kappa"]),
+            alpha=est(agreement[label.value]["alpha"]),
+            prevalence_humans=support / total,
+            prevalence_rater=predicted / total,
+        )
     pair = RatingTable.from_long(
         [
             (u, side, lab.value)
@@ -70,16 +70,18 @@ def drilldown(
         CATEGORIES,
     )
     found = disagreements(readings, key, ref)
-    return {
-        "n": len(units),
-        "confusion": confusion.tolist(),
-        "row_normalised": normalised.tolist(),
-        "cells": cells,
-        "per_class": classes,
-        "disagreements": found,
-        "n_disagreements": len(found),
-        "alpha_pair": est(krippendorff_alpha(pair)),
-    }
+    return DrilldownDoc(
+        matrix=MatrixDoc(
+            n=len(units),
+            confusion=tuple(tuple(row) for row in confusion.tolist()),
+            row_normalised=tuple(tuple(row) for row in normalised.tolist()),
+            cells={cell: tuple(members) for cell, members in cells.items()},
+            per_class=classes,
+            disagreements=tuple(found),
+            n_disagreements=len(found),
+            alpha_pair=est(krippendorff_alpha(pair)),
+        )
+    )
 
 
 def disagreements(readings: Readings, key: str, ref: dict[str, Label]) -> list[DisagreementDoc]:
@@ -94,20 +96,20 @@ def disagreements(readings: Readings, key: str, ref: dict[str, Label]) -> list[D
             continue
         unit = units[unit_key]
         found.append(
-            {
-                "unit": unit_key,
-                "item_id": unit.item_id,
-                "uuid": unit.item_uuid,
-                "target_model": unit.target_model,
-                "consensus": label.value,
-                "rater": str(value),
-                "humans": [
+            DisagreementDoc(
+                unit=unit_key,
+                item_id=unit.item_id,
+                uuid=unit.item_uuid,
+                target_model=unit.target_model,
+                consensus=label.value,
+                rater=str(value),
+                humans=tuple(
                     str(readings.values[(unit_key, h.key)])
                     for h in readings.humans()
                     if (unit_key, h.key) in readings.values
-                ],
-                "unanimity": unanimity.get(unit_key, 1.0),
-            }
+                ),
+                unanimity=unanimity.get(unit_key, 1.0),
+            )
         )
-    found.sort(key=lambda d: (-(d["unanimity"] or 0.0), units[d["unit"]].position))
+    found.sort(key=lambda d: (-(d.unanimity or 0.0), units[d.unit].position))
     return found

@@ -8,6 +8,8 @@ disagreements.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import cast
 
 import numpy as np
@@ -19,6 +21,7 @@ from w2c_tui.domain.dashboard import (
     ClassDoc,
     EstimateDoc,
     HumansDoc,
+    JudgeStatsDoc,
     StratifiedDoc,
     VersusHumansDoc,
     undefined,
@@ -58,12 +61,15 @@ def _shares_with_humans(readings: Readings, key: str, humans: list[str]) -> bool
 
 def _alt(readings: Readings, key: str, humans: list[str], mode: InvalidMode) -> AltTestDoc:
     tested = alt_test(table(readings, [*humans, key], mode), key, humans)
-    result = cast(AltTestDoc, tested.as_json())
+    result = AltTestDoc.of(tested.as_json())  # numbers cleaned by the statistics layer
     if not any(a.reason is None for a in tested.annotators):
-        result["winning_rate"] = None
-        result["advantage_probability"] = None
-        result["passed"] = None
-        result["reason"] = "not defined: no annotator shares enough units with the rater to test"
+        return replace(
+            result,
+            winning_rate=None,
+            advantage_probability=None,
+            passed=None,
+            reason="not defined: no annotator shares enough units with the rater to test",
+        )
     return result
 
 
@@ -77,7 +83,7 @@ def _stratified(readings: Readings, key: str, ref: dict[str, Label]) -> Stratifi
         out[name] = (
             est(cohen_kappa(np.array(a), np.array(b), 4)) if a else undefined("no such units")
         )
-    return {"unanimous": out["unanimous"], "split": out["split"]}
+    return StratifiedDoc(unanimous=out["unanimous"], split=out["split"])
 
 
 def strata(readings: Readings, key: str, ref: dict[str, Label]) -> dict[str, int]:
@@ -98,7 +104,7 @@ def automated_row(
     human_doc: HumansDoc,
     ref: dict[str, Label],
     invalid_mode: InvalidMode,
-    per_class: dict[str, ClassDoc] | None,
+    per_class: Mapping[str, ClassDoc] | None,
     *,
     bootstrap: int,
     seed: int,
@@ -107,39 +113,31 @@ def automated_row(
     info = readings.rater(key)
     rated = [u for u in readings.units if (u.key, key) in readings.values]
     invalid = sum(1 for u in rated if readings.values[(u.key, key)] == INVALID)
-    row: AutomatedDoc = {
-        "key": key,
-        "kind": info.kind.value,
-        "name": info.name,
-        "reading": info.reading,
-        "coverage": len(rated) / len(readings.units) if readings.units else None,
-        "invalid_rate": invalid / len(rated) if rated else None,
-        "n_consensus": len(ref),
-    }
+    without = AutomatedDoc(  # the row where there is nothing to compare (yet)
+        key=key,
+        kind=info.kind.value,
+        name=info.name,
+        reading=info.reading,
+        coverage=len(rated) / len(readings.units) if readings.units else None,
+        invalid_rate=invalid / len(rated) if rated else None,
+        n_consensus=len(ref),
+        verdict=decide(key, human_doc, None, None, None, None),
+        advice=advise(None, {}),
+    )
     shared = [u for u in ref if pairable(readings.values.get((u, key)), invalid_mode)]
     if not ref or not shared:
-        row["reason"] = (
-            "no human consensus labels yet: label responses to compare"
-            if not ref
-            else f"not defined: {NO_SHARED}"
+        return replace(
+            without,
+            reason=(
+                "no human consensus labels yet: label responses to compare"
+                if not ref
+                else f"not defined: {NO_SHARED}"
+            ),
         )
-        row["verdict"] = decide(key, human_doc, None, None, None, None)
-        row["advice"] = advise(None, {})
-        return row
     kappa = pair_kappa(readings, key, ref, invalid_mode, bootstrap, seed)
     agree = [readings.label(u, key) == ref[u] for u in ref if readings.label(u, key) is not None]
     pair = table(readings, [key, CONSENSUS], invalid_mode, extra={CONSENSUS: ref})
-    row["n"] = kappa["n"]
-    row["p_o"] = sum(agree) / len(agree) if agree else None
-    row["cohen_kappa"] = kappa
-    row["gwet_ac1"] = est(gwet_ac1(pair, bootstrap=bootstrap, seed=seed))
     metrics = rater_metrics(readings, info, Against.HUMANS, invalid_mode=invalid_mode)
-    row["macro_f1"] = metrics.metrics.macro_f1_ref if metrics else None
-    row["macro_f1_reason"] = None if metrics else "no unit with both a reference and a reading"
-    if invalid and invalid_mode is InvalidMode.MISSING:
-        row["cohen_kappa_invalid_wrong"] = pair_kappa(
-            readings, key, ref, InvalidMode.WRONG, 0, seed
-        )
     versus: VersusHumansDoc | None = None
     alt: AltTestDoc | None = None
     if humans and _shares_with_humans(readings, key, humans):
@@ -150,15 +148,40 @@ def automated_row(
             bootstrap=bootstrap,
             seed=seed,
         )
-        versus = cast(VersusHumansDoc, comparison.as_json())
+        versus = VersusHumansDoc(
+            judge=comparison.judge,
+            humans=comparison.humans,
+            kappa_judge_human=est(comparison.kappa_judge_human),
+            kappa_human_human=est(comparison.kappa_human_human),
+            delta_kappa=est(comparison.delta_kappa),
+            alpha_humans=est(comparison.alpha_humans),
+            alpha_with_judge=est(comparison.alpha_with_judge),
+            delta_alpha=est(comparison.delta_alpha),
+        )
         if len(humans) >= 3:
             alt = _alt(readings, key, humans, invalid_mode)
-            row["alt_test"] = alt
-    row["versus_humans"] = versus
-    row["versus_humans_reason"] = (
-        None if versus else ("no human annotator yet" if not humans else NO_HUMAN_OVERLAP)
+    stats = JudgeStatsDoc(
+        n=kappa.n,
+        p_o=sum(agree) / len(agree) if agree else None,
+        cohen_kappa=kappa,
+        gwet_ac1=est(gwet_ac1(pair, bootstrap=bootstrap, seed=seed)),
+        macro_f1=metrics.metrics.macro_f1_ref if metrics else None,
+        macro_f1_reason=None if metrics else "no unit with both a reference and a reading",
+        cohen_kappa_invalid_wrong=(
+            pair_kappa(readings, key, ref, InvalidMode.WRONG, 0, seed)
+            if invalid and invalid_mode is InvalidMode.MISSING
+            else None
+        ),
+        alt_test=alt,
+        versus_humans=versus,
+        versus_humans_reason=(
+            None if versus else ("no human annotator yet" if not humans else NO_HUMAN_OVERLAP)
+        ),
+        stratified=_stratified(readings, key, ref),
     )
-    row["stratified"] = _stratified(readings, key, ref)
-    row["verdict"] = decide(key, human_doc, kappa, versus, alt, per_class)
-    row["advice"] = advise(kappa, strata(readings, key, ref))
-    return row
+    return replace(
+        without,
+        stats=stats,
+        verdict=decide(key, human_doc, kappa, versus, alt, per_class),
+        advice=advise(kappa, strata(readings, key, ref)),
+    )

@@ -12,7 +12,9 @@ from w2c_tui.domain.dashboard import (
     DistributionDoc,
     DistributionsDoc,
     HomogeneityDoc,
+    HumanReliabilityDoc,
     HumansDoc,
+    OverlapDoc,
     PairDoc,
     RaterCoverageDoc,
 )
@@ -36,41 +38,41 @@ def coverage(readings: Readings, raters: list[str], invalid_mode: InvalidMode) -
         invalid = sum(1 for (u, r), v in readings.values.items() if r == key and v == INVALID)
         n = len(rated[key])
         rows.append(
-            {
-                "key": key,
-                "kind": info.kind.value,
-                "name": info.name,
-                "reading": info.reading,
-                "n_rated": n,
-                "n_labelled": len(labelled[key]),
-                "n_invalid": invalid,
-                "invalid_rate": invalid / n if n else None,
-                "coverage": n / n_units if n_units else None,
-            }
+            RaterCoverageDoc(
+                key=key,
+                kind=info.kind.value,
+                name=info.name,
+                reading=info.reading,
+                n_rated=n,
+                n_labelled=len(labelled[key]),
+                n_invalid=invalid,
+                invalid_rate=invalid / n if n else None,
+                coverage=n / n_units if n_units else None,
+            )
         )
     per_unit = Counter(sum(1 for k in raters if u.key in rated[k]) for u in readings.units)
-    return {
-        "n_units": n_units,
-        "raters": rows,
-        "ratings_per_unit": {str(k): v for k, v in sorted(per_unit.items())},
-        "overlap": {
-            "raters": raters,
-            "labelled": [[len(labelled[a] & labelled[b]) for b in raters] for a in raters],
-            "rated": [[len(rated[a] & rated[b]) for b in raters] for a in raters],
-        },
-    }
+    return CoverageDoc(
+        n_units=n_units,
+        raters=tuple(rows),
+        ratings_per_unit={str(k): v for k, v in sorted(per_unit.items())},
+        overlap=OverlapDoc(
+            raters=tuple(raters),
+            labelled=tuple(tuple(len(labelled[a] & labelled[b]) for b in raters) for a in raters),
+            rated=tuple(tuple(len(rated[a] & rated[b]) for b in raters) for a in raters),
+        ),
+    )
 
 
 def _distribution(values: list[Label | str]) -> DistributionDoc:
     counts = Counter(str(v) for v in values)
-    return {
-        "n": len(values),
-        "direct": counts.get("direct", 0),
-        "tool_call": counts.get("tool_call", 0),
-        "request_for_info": counts.get("request_for_info", 0),
-        "cannot_answer": counts.get("cannot_answer", 0),
-        "invalid": counts.get(INVALID, 0),
-    }
+    return DistributionDoc(
+        n=len(values),
+        direct=counts.get("direct", 0),
+        tool_call=counts.get("tool_call", 0),
+        request_for_info=counts.get("request_for_info", 0),
+        cannot_answer=counts.get("cannot_answer", 0),
+        invalid=counts.get(INVALID, 0),
+    )
 
 
 def distributions(
@@ -91,14 +93,22 @@ def distributions(
             if other is not None:
                 table[label.option, other.option] += 1
         if table.sum():
-            homogeneity[key] = cast(HomogeneityDoc, stuart_maxwell(table, CATEGORIES).as_json())
-    return {
-        "labels": list(CATEGORIES),
-        "raters": per_rater,
-        "humans_pooled": pooled,
-        "consensus": _distribution(list(ref.values())),
-        "stuart_maxwell": homogeneity,
-    }
+            test = stuart_maxwell(table, CATEGORIES)
+            homogeneity[key] = HomogeneityDoc(
+                statistic=test.statistic,
+                df=test.df,
+                p_value=test.p_value,
+                dropped=test.dropped,
+                reason=test.reason,
+                n=test.n,
+            )
+    return DistributionsDoc(
+        labels=tuple(CATEGORIES),
+        raters=per_rater,
+        humans_pooled=pooled,
+        consensus=_distribution(list(ref.values())),
+        stuart_maxwell=homogeneity,
+    )
 
 
 def interpretation(alpha: float | None) -> str:
@@ -117,26 +127,28 @@ def humans_panel(
 ) -> HumansDoc:
     """Panel C: every coefficient of the humans alone, with its interval."""
     if len(humans) < 2:
-        return {
-            "raters": humans,
-            "reason": "human reliability needs at least two annotators labelling the same "
+        return HumansDoc(
+            raters=tuple(humans),
+            reason="human reliability needs at least two annotators labelling the same "
             f"units ({len(humans)} so far)",
-        }
+        )
     summary = agreement_summary(
         table_of(readings, humans, invalid_mode), bootstrap=bootstrap, seed=seed
     )
-    pairs = cast(list[PairDoc], summary["pairwise"])
-    kappas = [p["cohen_kappa"]["value"] for p in pairs if p["cohen_kappa"]["value"] is not None]
+    pairs = [PairDoc.of(p) for p in cast(list[object], summary["pairwise"])]
+    kappas = [p.cohen_kappa.value for p in pairs if p.cohen_kappa.value is not None]
     alpha = est_json(summary["krippendorff_alpha"])
-    return {
-        "raters": humans,
-        "n_units_2plus": alpha["n"],
-        "krippendorff_alpha": alpha,
-        "percent_agreement": est_json(summary["percent_agreement"]),
-        "fleiss_kappa": est_json(summary["fleiss_kappa"]),
-        "gwet_ac1": est_json(summary["gwet_ac1"]),
-        "mean_pairwise_kappa": sum(kappas) / len(kappas) if kappas else None,
-        "pairwise": pairs,
-        "p_alpha_below": cast(dict[str, float | None], summary["p_alpha_below"]),
-        "interpretation": interpretation(alpha["value"]),
-    }
+    return HumansDoc(
+        raters=tuple(humans),
+        reliability=HumanReliabilityDoc(
+            n_units_2plus=alpha.n,
+            krippendorff_alpha=alpha,
+            percent_agreement=est_json(summary["percent_agreement"]),
+            fleiss_kappa=est_json(summary["fleiss_kappa"]),
+            gwet_ac1=est_json(summary["gwet_ac1"]),
+            mean_pairwise_kappa=sum(kappas) / len(kappas) if kappas else None,
+            pairwise=tuple(pairs),
+            p_alpha_below=cast(dict[str, float | None], summary["p_alpha_below"]),
+            interpretation=interpretation(alpha.value),
+        ),
+    )

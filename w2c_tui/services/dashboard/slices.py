@@ -43,14 +43,14 @@ def slices(
                 readings, readings.rater(key), Against.GOLD, invalid_mode=invalid_mode, only=units
             )
             rows.append(
-                {
-                    "rater": key,
-                    "n_consensus": len(sub_ref),
-                    "cohen_kappa": kappa,
-                    "n_gold": metrics.metrics.n_scored if metrics else 0,
-                    "macro_f1": metrics.metrics.macro_f1_ref if metrics else None,
-                    "accuracy": metrics.metrics.accuracy if metrics else None,
-                }
+                SliceRowDoc(
+                    rater=key,
+                    n_consensus=len(sub_ref),
+                    cohen_kappa=kappa,
+                    n_gold=metrics.metrics.n_scored if metrics else 0,
+                    macro_f1=metrics.metrics.macro_f1_ref if metrics else None,
+                    accuracy=metrics.metrics.accuracy if metrics else None,
+                )
             )
-        out.append({"name": name, "n_units": len(units), "rows": rows})
-    return {"by": by.value, "slices": out}
+        out.append(SliceDoc(name=name, n_units=len(units), rows=tuple(rows)))
+    return SlicesDoc(by=by.value, slices=tuple(out))

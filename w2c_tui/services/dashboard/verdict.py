@@ -17,6 +17,7 @@ the human ceiling, never an absolute κ cut-off):
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 from w2c_tui.domain.dashboard import (
     AdviceDoc,
@@ -43,14 +44,14 @@ RULE = (
 )
 
 
-def weakest(per_class: dict[str, ClassDoc] | None) -> tuple[str | None, str]:
+def weakest(per_class: Mapping[str, ClassDoc] | None) -> tuple[str | None, str]:
     """The class with the lowest binarised κ among those present, and a phrase naming it."""
     if not per_class:
         return None, ""
     scored = [
-        (doc["kappa"]["value"], label)
+        (doc.kappa.value, label)
         for label, doc in per_class.items()
-        if doc["support"] and doc["kappa"]["value"] is not None
+        if doc.support and doc.kappa.value is not None
     ]
     if not scored:
         return None, ""
@@ -61,13 +62,13 @@ def weakest(per_class: dict[str, ClassDoc] | None) -> tuple[str | None, str]:
 def _verdict(
     decision: Decision, text: str, evidence: list[str], weakest_class: str | None
 ) -> VerdictDoc:
-    return {
-        "decision": decision,
-        "text": text,
-        "rule": RULE,
-        "evidence": evidence,
-        "weakest_class": weakest_class,
-    }
+    return VerdictDoc(
+        decision=decision,
+        text=text,
+        rule=RULE,
+        evidence=tuple(evidence),
+        weakest_class=weakest_class,
+    )
 
 
 def decide(
@@ -76,19 +77,19 @@ def decide(
     kappa: EstimateDoc | None,
     versus: VersusHumansDoc | None,
     alt: AltTestDoc | None,
-    per_class: dict[str, ClassDoc] | None,
+    per_class: Mapping[str, ClassDoc] | None,
 ) -> VerdictDoc:
     """The decision for one automated rater, with the evidence it rests on."""
     label, phrase = weakest(per_class)
-    evidence = [f"κ vs consensus {estimate_text(kappa)} (n = {kappa['n']})"] if kappa else []
+    evidence = [f"κ vs consensus {estimate_text(kappa)} (n = {kappa.n})"] if kappa else []
     if phrase:
         evidence.append(phrase)
-    if kappa is None or kappa["value"] is None:
-        why = kappa["reason"] if kappa else "no unit shared with the human consensus"
+    if kappa is None or kappa.value is None:
+        why = kappa.reason if kappa else "no unit shared with the human consensus"
         return _verdict("not defined", f"{key}: not defined — {why}", evidence, label)
-    alpha = humans.get("krippendorff_alpha")
-    if alpha is None or alpha["value"] is None:
-        reason = humans.get("reason") or (alpha["reason"] if alpha else None) or "α is not defined"
+    alpha = humans.alpha
+    if alpha is None or alpha.value is None:
+        reason = humans.reason or (alpha.reason if alpha else None) or "α is not defined"
         return _verdict(
             "undecided",
             f"{key}: undecided — no human ceiling to compare with ({reason})",
@@ -96,18 +97,18 @@ def decide(
             label,
         )
     evidence.append(f"human α {estimate_text(alpha)}")
-    if alpha["value"] < MIN_ALPHA:
+    if alpha.value < MIN_ALPHA:
         return _verdict(
             "undecided",
-            f"{key}: undecided — the human reference is not reliable (α {num(alpha['value'])} "
+            f"{key}: undecided — the human reference is not reliable (α {num(alpha.value)} "
             f"< {MIN_ALPHA:.3f}); no judge can be calibrated to it",
             evidence,
             label,
         )
-    if alt is not None and alt["winning_rate"] is not None:
-        omega = alt["winning_rate"]
-        evidence.append(f"alt-test ω = {omega:.2f} (ε = {alt['epsilon']})")
-        if alt["passed"]:
+    if alt is not None and alt.winning_rate is not None:
+        omega = alt.winning_rate
+        evidence.append(f"alt-test ω = {omega:.2f} (ε = {alt.epsilon})")
+        if alt.passed:
             return _verdict(
                 "can stand in",
                 f"{key} can stand in for a human on this label set (ω = {omega:.2f} ≥ 0.5)",
@@ -120,11 +121,11 @@ def decide(
             evidence,
             label,
         )
-    delta = versus["delta_kappa"] if versus else None
-    if delta is None or delta["value"] is None or delta["ci"] is None:
-        why = (delta["reason"] if delta else None) or "Δκ has no interval (bootstrap off?)"
+    delta = versus.delta_kappa if versus else None
+    if delta is None or delta.value is None or delta.ci is None:
+        why = (delta.reason if delta else None) or "Δκ has no interval (bootstrap off?)"
         return _verdict("undecided", f"{key}: undecided — {why}", evidence, label)
-    low, high = delta["ci"]
+    low, high = delta.ci
     evidence.append(f"Δκ {estimate_text(delta)}")
     if low >= -MARGIN:
         decision: Decision = "can stand in"
@@ -146,18 +147,18 @@ def advise(kappa: EstimateDoc | None, strata: dict[str, int]) -> AdviceDoc:
     units are named: their numbers rest on little.
     """
     thin = [f"{name} ({n})" for name, n in sorted(strata.items()) if n < THIN]
-    n = kappa["n"] if kappa else 0
-    if kappa is None or kappa["ci"] is None or not n:
-        why = (kappa["reason"] if kappa else None) or "κ has no interval yet"
-        return {
-            "n": n,
-            "half_width": None,
-            "more_for_005": None,
-            "more_for_010": None,
-            "thin_strata": thin,
-            "text": f"no advice: {why}",
-        }
-    half = (kappa["ci"][1] - kappa["ci"][0]) / 2
+    n = kappa.n if kappa else 0
+    if kappa is None or kappa.ci is None or not n:
+        why = (kappa.reason if kappa else None) or "κ has no interval yet"
+        return AdviceDoc(
+            n=n,
+            half_width=None,
+            more_for_005=None,
+            more_for_010=None,
+            thin_strata=tuple(thin),
+            text=f"no advice: {why}",
+        )
+    half = (kappa.ci[1] - kappa.ci[0]) / 2
 
     def more(target: float) -> int:
         return max(0, math.ceil(n * (half / target) ** 2) - n)
@@ -166,11 +167,11 @@ def advise(kappa: EstimateDoc | None, strata: dict[str, int]) -> AdviceDoc:
     text = f"κ ±{half:.3f} on {n} units: about {m05} more for ±0.05, {m10} more for ±0.10" + (
         f"; thin strata (< {THIN}): {', '.join(thin)}" if thin else ""
     )
-    return {
-        "n": n,
-        "half_width": half,
-        "more_for_005": m05,
-        "more_for_010": m10,
-        "thin_strata": thin,
-        "text": text,
-    }
+    return AdviceDoc(
+        n=n,
+        half_width=half,
+        more_for_005=m05,
+        more_for_010=m10,
+        thin_strata=tuple(thin),
+        text=text,
+    )

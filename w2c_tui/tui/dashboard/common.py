@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich import box as boxes
@@ -41,7 +42,7 @@ def middle(key: str, width: int = 19) -> str:
 class Legend:
     """Short names R1, R2, … for the raters of a document, so that wide matrices fit."""
 
-    def __init__(self, keys: list[str]) -> None:
+    def __init__(self, keys: Sequence[str]) -> None:
         self.keys = list(keys)
 
     def short(self, key: str) -> str:

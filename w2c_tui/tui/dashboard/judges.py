@@ -3,12 +3,14 @@ rule and the evidence, then the numbers behind it (panel D)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.console import Group, RenderableType
 from rich.text import Text
 
 from w2c_tui.domain.dashboard import AutomatedDoc, DashboardDoc
-from w2c_tui.io.numbers import estimate_text, f1, pct
-from w2c_tui.io.numbers import num as fmt
+from w2c_tui.present.numbers import estimate_text, f1, pct
+from w2c_tui.present.numbers import num as fmt
 from w2c_tui.tui.dashboard.common import Legend, table
 from w2c_tui.tui.plain import cells
 from w2c_tui.tui.widgets.charts import interval_bar
@@ -23,14 +25,14 @@ STYLE = {
 
 def judges(dash: DashboardDoc) -> RenderableType:
     """Decisions first, then the comparison tables (raters as R1, R2, … with a legend)."""
-    rows = dash["automated"]
+    rows = dash.automated
     if not rows:
         return Text("No judge or scorer readings in this dataset yet.", style="italic")
-    legend = Legend(dash["meta"]["raters"])
+    legend = Legend(dash.meta.raters)
     parts: list[RenderableType] = [Text("Can this rater stand in for a human?", style="bold")]
     for row in rows:
         parts.append(_decision(row, legend))
-    parts.append(Text(f"Rule: {rows[0]['verdict']['rule']}.", style="dim") if rows else Text(""))
+    parts.append(Text(f"Rule: {rows[0].verdict.rule}.", style="dim") if rows else Text(""))
     parts.extend([Text(""), _consensus_table(rows, legend), _ceiling_table(rows, legend)])
     parts.append(legend.text())
     parts.append(
@@ -47,24 +49,19 @@ def judges(dash: DashboardDoc) -> RenderableType:
 
 
 def _decision(row: AutomatedDoc, legend: Legend) -> RenderableType:
-    verdict = row.get("verdict")
+    verdict = row.verdict
     head = Text()
-    head.append(f"{legend.short(row['key'])} ", style="bold")
-    if verdict is None:
-        head.append(row.get("reason") or "—", style="italic")
-        return head
-    head.append(f"{verdict['decision'].upper()} ", style=STYLE[verdict["decision"]])
-    head.append(verdict["text"])
+    head.append(f"{legend.short(row.key)} ", style="bold")
+    head.append(f"{verdict.decision.upper()} ", style=STYLE[verdict.decision])
+    head.append(verdict.text)
     lines: list[RenderableType] = [head]
-    if verdict["evidence"]:
-        lines.append(Text("   evidence: " + "; ".join(verdict["evidence"]), style="dim"))
-    advice = row.get("advice")
-    if advice:
-        lines.append(Text(f"   sample size: {advice['text']}", style="dim"))
+    if verdict.evidence:
+        lines.append(Text("   evidence: " + "; ".join(verdict.evidence), style="dim"))
+    lines.append(Text(f"   sample size: {row.advice.text}", style="dim"))
     return Group(*lines)
 
 
-def _consensus_table(rows: list[AutomatedDoc], legend: Legend) -> RenderableType:
+def _consensus_table(rows: Sequence[AutomatedDoc], legend: Legend) -> RenderableType:
     t = table(
         "",
         "n",
@@ -77,36 +74,36 @@ def _consensus_table(rows: list[AutomatedDoc], legend: Legend) -> RenderableType
     )
     notes: list[Text] = []
     for row in rows:
-        if "reason" in row:
-            notes.append(Text(f"{legend.short(row['key'])}: {row['reason']}", style="italic"))
+        if row.stats is None:
+            notes.append(Text(f"{legend.short(row.key)}: {row.reason}", style="italic"))
             continue
-        kappa = row.get("cohen_kappa")
+        kappa = row.cohen_kappa
         t.add_row(
             *cells(
-                legend.short(row["key"]),
-                str(row.get("n")),
-                pct(row["invalid_rate"]),
-                fmt(row.get("p_o")),
+                legend.short(row.key),
+                str(row.n),
+                pct(row.invalid_rate),
+                fmt(row.stats.p_o),
                 estimate_text(kappa),
                 interval_bar(kappa, width=15),
-                f1(row.get("macro_f1")),
+                f1(row.macro_f1),
             )
         )
-        strat = row.get("stratified")
+        strat = row.stats.stratified
         if strat:
             notes.append(
                 Text(
-                    f"{legend.short(row['key'])}: κ where the humans were unanimous "
-                    f"{estimate_text(strat['unanimous'])} (n={strat['unanimous']['n']}), "
-                    f"split {estimate_text(strat['split'])} (n={strat['split']['n']})",
+                    f"{legend.short(row.key)}: κ where the humans were unanimous "
+                    f"{estimate_text(strat.unanimous)} (n={strat.unanimous.n}), "
+                    f"split {estimate_text(strat.split)} (n={strat.split.n})",
                     style="dim",
                 )
             )
-        strict = row.get("cohen_kappa_invalid_wrong")
+        strict = row.stats.cohen_kappa_invalid_wrong
         if strict:
             notes.append(
                 Text(
-                    f"{legend.short(row['key'])}: κ with invalid outputs counted as wrong "
+                    f"{legend.short(row.key)}: κ with invalid outputs counted as wrong "
                     f"{estimate_text(strict)}",
                     style="dim",
                 )
@@ -114,7 +111,7 @@ def _consensus_table(rows: list[AutomatedDoc], legend: Legend) -> RenderableType
     return Group(t, *notes)
 
 
-def _ceiling_table(rows: list[AutomatedDoc], legend: Legend) -> RenderableType:
+def _ceiling_table(rows: Sequence[AutomatedDoc], legend: Legend) -> RenderableType:
     t = table(
         "",
         "κ(J,H)",
@@ -126,32 +123,32 @@ def _ceiling_table(rows: list[AutomatedDoc], legend: Legend) -> RenderableType:
     )
     notes: list[Text] = []
     for row in rows:
-        if "reason" in row:
+        if row.stats is None:
             continue
-        vs = row.get("versus_humans")
+        vs = row.versus_humans
         if vs is None:
             notes.append(
                 Text(
-                    f"{legend.short(row['key'])}: Δκ, Δα and the alt-test are not defined — "
-                    f"{row.get('versus_humans_reason')}",
+                    f"{legend.short(row.key)}: Δκ, Δα and the alt-test are not defined — "
+                    f"{row.stats.versus_humans_reason}",
                     style="italic",
                 )
             )
             continue
-        alt = row.get("alt_test")
+        alt = row.alt_test
         if alt is None:
             omega = "— (< 3 humans)"
-        elif alt["winning_rate"] is None:
-            omega = f"— ({alt['reason']})"
+        elif alt.winning_rate is None:
+            omega = f"— ({alt.reason})"
         else:
-            omega = f"{alt['winning_rate']:.2f} {'pass' if alt['passed'] else 'fail'}"
+            omega = f"{alt.winning_rate:.2f} {'pass' if alt.passed else 'fail'}"
         t.add_row(
             *cells(
-                legend.short(row["key"]),
-                fmt(vs["kappa_judge_human"]["value"]),
-                fmt(vs["kappa_human_human"]["value"]),
-                estimate_text(vs["delta_kappa"]),
-                estimate_text(vs["delta_alpha"]),
+                legend.short(row.key),
+                fmt(vs.kappa_judge_human.value),
+                fmt(vs.kappa_human_human.value),
+                estimate_text(vs.delta_kappa),
+                estimate_text(vs.delta_alpha),
                 omega,
             )
         )

@@ -6,14 +6,14 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from w2c_tui.domain.dashboard import DashboardDoc
-from w2c_tui.io.numbers import (
+from w2c_tui.present.numbers import (
     METRICS_HEADERS,
     STABILITY_HEADERS,
     f1,
     metrics_cells,
     stability_cells,
 )
-from w2c_tui.io.numbers import num as fmt
+from w2c_tui.present.numbers import num as fmt
 from w2c_tui.tui.dashboard.common import Legend, table
 from w2c_tui.tui.plain import cells
 from w2c_tui.tui.widgets.charts import bar
@@ -22,39 +22,39 @@ from w2c_tui.tui.widgets.charts import bar
 def calibration(dash: DashboardDoc) -> RenderableType:
     """Panel F: probabilistic calibration of log-prob scorers (against gold)."""
     parts: list[RenderableType] = []
-    for row in dash["metrics"]:
-        cal = row["calibration"]
+    for row in dash.metrics:
+        cal = row.calibration
         if not cal:
             continue
-        raw = cal["raw"]
+        raw = cal.raw
         parts.append(
             Text(
-                f"{row['rater']} · {row['target_model']} — {cal['probabilities']}: accuracy "
-                f"{fmt(raw['accuracy'])}  NLL {fmt(raw['nll'])}  Brier {fmt(raw['brier'])}  "
-                f"ECE {fmt(raw['ece'])} ({raw['bins_used']} equal-mass bins)",
+                f"{row.rater} · {row.target_model} — {cal.probabilities}: accuracy "
+                f"{fmt(raw.accuracy)}  NLL {fmt(raw.nll)}  Brier {fmt(raw.brier)}  "
+                f"ECE {fmt(raw.ece)} ({raw.bins_used} equal-mass bins)",
                 style="bold",
             )
         )
         t = table("bin", "n", "mean conf.", "accuracy", "", box=None)
-        for index, b in enumerate(raw["reliability"], 1):
+        for index, b in enumerate(raw.reliability, 1):
             t.add_row(
                 *cells(
                     str(index),
-                    str(b["n"]),
-                    fmt(b["mean_confidence"]),
-                    fmt(b["accuracy"]),
-                    Text(bar(b["accuracy"], 16))
+                    str(b.n),
+                    fmt(b.mean_confidence),
+                    fmt(b.accuracy),
+                    Text(bar(b.accuracy, 16))
                     + Text("  conf ", style="dim")
-                    + Text(bar(b["mean_confidence"], 16), style="dim"),
+                    + Text(bar(b.mean_confidence, 16), style="dim"),
                 )
             )
         parts.append(t)
-        norm = cal.get("length_normalised")
+        norm = cal.length_normalised
         if norm:
             parts.append(
                 Text(
-                    f"length-normalised softmax: accuracy {fmt(norm['accuracy'])}  NLL "
-                    f"{fmt(norm['nll'])}  Brier {fmt(norm['brier'])}  ECE {fmt(norm['ece'])}",
+                    f"length-normalised softmax: accuracy {fmt(norm.accuracy)}  NLL "
+                    f"{fmt(norm.nll)}  Brier {fmt(norm.brier)}  ECE {fmt(norm.ece)}",
                     style="dim",
                 )
             )
@@ -69,9 +69,9 @@ def calibration(dash: DashboardDoc) -> RenderableType:
 
 def metrics(dash: DashboardDoc) -> RenderableType:
     """When2Call metrics against gold, then stability over repeats."""
-    if not dash["metrics"]:
+    if not dash.metrics:
         return Text("No rater readings with a gold label.", style="italic")
-    legend = Legend(dash["meta"]["raters"])
+    legend = Legend(dash.meta.raters)
     t = table(
         "",
         "model",
@@ -81,18 +81,18 @@ def metrics(dash: DashboardDoc) -> RenderableType:
         title="When2Call metrics against gold (macro-F1: reference-compatible, over the "
         "labels present; F1 4: over the four labels; F1 ¬DA: without direct)",
     )
-    for m in dash["metrics"]:
+    for m in dash.metrics:
         t.add_row(
             *cells(
-                legend.short(m["rater"]),
-                m["target_model"] or "all",
+                legend.short(m.rater),
+                m.target_model or "all",
                 *metrics_cells(m),
-                f1(m["macro_f1_4"]),
-                f1(m["macro_f1_no_direct"]),
+                f1(m.macro_f1_4),
+                f1(m.macro_f1_no_direct),
             )
         )
     parts: list[RenderableType] = [t]
-    stable = [m for m in dash["metrics"] if m["stability"]]
+    stable = [m for m in dash.metrics if m.stability]
     if stable:
         s = table(
             "",
@@ -101,10 +101,10 @@ def metrics(dash: DashboardDoc) -> RenderableType:
             title="Stability over k repeats (--repeats) or k responses per unit",
         )
         for m in stable:
-            stab = m["stability"]
+            stab = m.stability
             assert stab is not None
             s.add_row(
-                *cells(legend.short(m["rater"]), m["target_model"] or "all", *stability_cells(stab))
+                *cells(legend.short(m.rater), m.target_model or "all", *stability_cells(stab))
             )
         parts.extend([Text(""), s])
     parts.append(legend.text())

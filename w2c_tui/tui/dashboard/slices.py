@@ -7,22 +7,22 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from w2c_tui.domain.dashboard import DashboardDoc
-from w2c_tui.io.numbers import estimate_text, f1, pct
+from w2c_tui.present.numbers import estimate_text, f1, pct
 from w2c_tui.tui.dashboard.common import Legend, table
 from w2c_tui.tui.plain import cells
 
 
 def slices(dash: DashboardDoc) -> RenderableType:
     """One table: slice, n, then per rater κ vs consensus and macro-F1 / accuracy vs gold."""
-    doc = dash.get("slices")
+    doc = dash.slices
     if doc is None:
         return Text(
             "No slices: s cycles gold class → tool count (0 / 1 / 2+) → source → model.",
             style="italic",
         )
-    legend = Legend(dash["meta"]["raters"])
+    legend = Legend(dash.meta.raters)
     t = table(
-        f"{doc['by']}",
+        f"{doc.by}",
         "units",
         "rater",
         "n (cons.)",
@@ -30,23 +30,23 @@ def slices(dash: DashboardDoc) -> RenderableType:
         "n (gold)",
         "macro-F1 ×100",
         "acc",
-        title=f"by {doc['by']} (s: next slicing)",
+        title=f"by {doc.by} (s: next slicing)",
     )
-    for part in doc["slices"]:
-        for index, row in enumerate(part["rows"] or [None]):
+    for part in doc.slices:
+        for index, row in enumerate(part.rows or [None]):
             if row is None:
-                t.add_row(*cells(part["name"], str(part["n_units"]), "—", "", "", "", "", ""))
+                t.add_row(*cells(part.name, str(part.n_units), "—", "", "", "", "", ""))
                 continue
             t.add_row(
                 *cells(
-                    part["name"] if index == 0 else "",
-                    str(part["n_units"]) if index == 0 else "",
-                    legend.short(row["rater"]),
-                    str(row["n_consensus"]),
-                    estimate_text(row["cohen_kappa"], with_reason=row["n_consensus"] == 0),
-                    str(row["n_gold"]),
-                    f1(row["macro_f1"]),
-                    pct(row["accuracy"]),
+                    part.name if index == 0 else "",
+                    str(part.n_units) if index == 0 else "",
+                    legend.short(row.rater),
+                    str(row.n_consensus),
+                    estimate_text(row.cohen_kappa, with_reason=row.n_consensus == 0),
+                    str(row.n_gold),
+                    f1(row.macro_f1),
+                    pct(row.accuracy),
                 )
             )
     return Group(t, legend.text())

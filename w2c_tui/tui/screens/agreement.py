@@ -6,6 +6,7 @@ a unit and coming back with `a` returns to the same place."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -141,9 +142,12 @@ class AgreementScreen(OnceScreen[int | None]):
             invalid_mode=self.view.invalid_mode,
             by=SliceBy(self.view.by) if self.view.by else None,
         )
-        document["all_raters"] = every
-        if self.dataset in self.services.critic.datasets():  # the metrics tab shows these
-            document["critictool"] = critic_entry(self.services, self.dataset)
+        critic = (  # the metrics tab shows these
+            critic_entry(self.services, self.dataset)
+            if self.dataset in self.services.critic.datasets()
+            else None
+        )
+        document = replace(document, all_raters=tuple(every), critictool=critic)
         return document, self.services.qa.summary(self.dataset)
 
     @on(Worker.StateChanged)
@@ -161,19 +165,19 @@ class AgreementScreen(OnceScreen[int | None]):
     def show(self, document: DashboardDoc, qa: QASummary | None = None) -> None:
         """Render every panel from a dashboard document (and the QA summary)."""
         self.document = document
-        meta = document["meta"]
+        meta = document.meta
         self.query_one(TabbedContent).loading = False
         self._status(
-            f"Agreement · {meta['dataset']} · units: {meta['unit_kind']} · invalid as "
-            f"{meta['invalid_mode']} · reference on {meta['consensus']['n']} units "
-            f"({meta['consensus']['adjudicated']} adjudicated) · B={meta['bootstrap']['B']} · "
+            f"Agreement · {meta.dataset} · units: {meta.unit_kind} · invalid as "
+            f"{meta.invalid_mode} · reference on {meta.consensus.n} units "
+            f"({meta.consensus.adjudicated} adjudicated) · B={meta.bootstrap.B} · "
             f"slices: {self.view.by or 'off'} · ? keys"
         )
-        chosen = set(meta["raters"])
+        chosen = set(meta.raters)
         raters = self.query_one("#agreement-raters", SelectionList)
         raters.clear_options()
         raters.add_options(
-            [Selection(middle(k), k, k in chosen) for k in document.get("all_raters", [])]
+            [Selection(middle(k), k, k in chosen) for k in document.all_raters or ()]
         )
         for panel, renderable in (
             ("#panel-overview", overview.overview(document)),
@@ -187,7 +191,7 @@ class AgreementScreen(OnceScreen[int | None]):
             static.update(renderable)
             width = natural_width(self.app.console, renderable)
             static.styles.width = width if width else None
-        self.query_one(DrillDown).show(document["drilldown"], self.view.rater, self.view.cell)
+        self.query_one(DrillDown).show(document.drilldown, self.view.rater, self.view.cell)
 
     # ---- where the user is --------------------------------------------------------------------
 

@@ -68,7 +68,7 @@ class RunMetricsDialog(ModalScreen[None]):
                 yield Static(table)
                 if row.stability:
                     repeats = Table(*STABILITY_HEADERS, title="stability")
-                    repeats.add_row(*stability_cells(row.stability.as_json()))
+                    repeats.add_row(*stability_cells(row.stability.document()))
                     yield Static(repeats)
                 grid = Table("gold ↓ / rater →", *LABELS)
                 for label, counts in zip(LABELS, m.confusion, strict=True):

@@ -2,34 +2,34 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from rich.text import Text
+
+from w2c_tui.domain.dashboard import EstimateDoc
 
 SHADES = " ░▒▓█"
 
 
 def interval_bar(
-    est: Mapping[str, Any] | None, *, low: float = -1.0, high: float = 1.0, width: int = 24
+    est: EstimateDoc | None, *, low: float = -1.0, high: float = 1.0, width: int = 24
 ) -> Text:
     """The estimate as ● on a scale from `low` to `high`, its interval as ├──┤."""
     text = Text()
-    if not est or est.get("value") is None:
+    if est is None or est.value is None:
         return Text("·" * width, style="dim")
+    value = est.value
 
     def pos(x: float) -> int:
         share = (min(max(x, low), high) - low) / (high - low)
         return min(width - 1, max(0, round(share * (width - 1))))
 
     cells = ["·"] * width
-    ci = est.get("ci")
+    ci = est.ci
     if ci:
         a, b = pos(ci[0]), pos(ci[1])
         for i in range(a, b + 1):
             cells[i] = "─"
         cells[a], cells[b] = "├", "┤"
-    cells[pos(float(est["value"]))] = "●"
+    cells[pos(float(value))] = "●"
     zero = pos(0.0) if low < 0 < high else None
     for i, c in enumerate(cells):
         text.append(c, style="bold" if c == "●" else ("dim" if c == "·" and i != zero else ""))

@@ -3,6 +3,7 @@ agreement, and the units of a chosen cell (Enter opens one on the review screen)
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from textual import on
@@ -54,7 +55,7 @@ class DrillDown(Vertical):
         yield DataTable(id="drill-units", cursor_type="row")
 
     def show(
-        self, drills: dict[str, DrilldownDoc], rater: str | None, cell: tuple[int, int] | None
+        self, drills: Mapping[str, DrilldownDoc], rater: str | None, cell: tuple[int, int] | None
     ) -> None:
         """Fill the pane for `rater` (the first one when None) and select `cell`."""
         self._drills = drills
@@ -94,13 +95,13 @@ class DrillDown(Vertical):
         table.clear(columns=True)
         classes = self.query_one("#drill-classes", Static)
         drill = getattr(self, "_drills", {}).get(self.rater) if self.rater else None
-        if drill is None or "confusion" not in drill:
-            classes.update(drill.get("reason", "—") if drill else "No automated rater chosen.")
+        if drill is None or drill.matrix is None:
+            classes.update((drill.reason or "—") if drill else "No automated rater chosen.")
             self.query_one("#drill-units", DataTable).clear(columns=True)
             return
         table.add_columns("consensus ↓ / rater →", *[ABBREV[c] for c in LABELS])
         for label, counts, shares in zip(
-            LABELS, drill["confusion"], drill["row_normalised"], strict=True
+            LABELS, drill.matrix.confusion, drill.matrix.row_normalised, strict=True
         ):
             table.add_row(
                 *cells(
@@ -129,27 +130,28 @@ class DrillDown(Vertical):
         units = self.query_one("#drill-units", DataTable)
         units.clear(columns=True)
         units.add_columns("item", "target model", "consensus", "rater", "humans", "unanimity")
-        listed = drill.get("disagreements", [])
+        listed = drill.matrix.disagreements if drill.matrix else ()
         if cell is None:
-            rows: list[DisagreementDoc] = listed
+            rows: list[DisagreementDoc] = list(listed)
             units.border_title = "disagreements, unanimous humans first"
         else:
-            keys = set(drill.get("cells", {}).get(f"{cell[0]},{cell[1]}", []))
-            rows = [d for d in listed if d["unit"] in keys]
+            found = drill.matrix.cells.get(f"{cell[0]},{cell[1]}", ()) if drill.matrix else ()
+            keys = set(found)
+            rows = [d for d in listed if d.unit in keys]
             if cell[0] == cell[1]:
                 rows = [_agreed(k, LABELS[cell[0]]) for k in sorted(keys)]
             units.border_title = f"units in cell {LABELS[cell[0]]} → {LABELS[cell[1]]}"
         for row in rows:
             units.add_row(
                 *cells(
-                    row["uuid"][:13],
-                    row["target_model"] or "—",
-                    row["consensus"],
-                    row["rater"],
-                    " ".join(row["humans"]) or "—",
-                    fmt(row["unanimity"], 2),
+                    row.uuid[:13],
+                    row.target_model or "—",
+                    row.consensus,
+                    row.rater,
+                    " ".join(row.humans) or "—",
+                    fmt(row.unanimity, 2),
                 ),
-                key=row["unit"],
+                key=row.unit,
             )
 
     @on(DataTable.RowSelected, "#drill-units")
@@ -159,13 +161,13 @@ class DrillDown(Vertical):
 
 def _agreed(unit: str, label: str) -> DisagreementDoc:
     uuid, _, model = unit.partition("@")
-    return {
-        "unit": unit,
-        "item_id": None,
-        "uuid": uuid,
-        "target_model": model or None,
-        "consensus": label,
-        "rater": label,
-        "humans": [],
-        "unanimity": None,
-    }
+    return DisagreementDoc(
+        unit=unit,
+        item_id=None,
+        uuid=uuid,
+        target_model=model or None,
+        consensus=label,
+        rater=label,
+        humans=(),
+        unanimity=None,
+    )
