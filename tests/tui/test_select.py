@@ -1,4 +1,5 @@
-"""The drop-down survives page keys pressed before its list is laid out (the fuzz test's find)."""
+"""Option lists and drop-downs survive page keys pressed before they are laid out (the fuzz
+test's find in CI: KeyError in Textual's OptionList._move_page)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from textual.app import App, ComposeResult
 from textual.widgets._select import SelectOverlay
 
 import w2c_tui
-from w2c_tui.tui.widgets.select import Select
+from w2c_tui.tui.widgets.select import OptionList, Select
 
 
 class OneSelect(App[None]):
@@ -38,8 +39,25 @@ async def test_a_page_key_before_the_first_layout_is_ignored_then_pages(action: 
         assert after < before if action == "action_page_up" else after > before
 
 
-def test_no_screen_uses_textuals_select_directly() -> None:
-    """Every drop-down in the app is the guarded one."""
+class HiddenList(App[None]):
+    CSS = "OptionList { display: none; }"
+
+    def compose(self) -> ComposeResult:
+        yield OptionList(*[str(i) for i in range(30)])
+
+
+@pytest.mark.parametrize("action", ["action_page_up", "action_page_down"])
+async def test_a_list_not_laid_out_ignores_page_keys(action: str) -> None:
+    app = HiddenList()
+    async with app.run_test(size=(60, 20)):
+        options = app.query_one(OptionList)
+        options.highlighted = 3
+        getattr(options, action)()  # Textual's own list raises KeyError: 3 here
+        assert options.highlighted == 3
+
+
+def test_no_screen_uses_textuals_lists_directly() -> None:
+    """Every drop-down and option list in the app is the guarded one."""
     package = Path(w2c_tui.__file__).parent / "tui"
     offenders = []
     for path in package.rglob("*.py"):
@@ -49,7 +67,7 @@ def test_no_screen_uses_textuals_select_directly() -> None:
             if (
                 isinstance(node, ast.ImportFrom)
                 and (node.module or "").startswith("textual")
-                and any(alias.name == "Select" for alias in node.names)
+                and any(alias.name in {"Select", "OptionList"} for alias in node.names)
             ):
                 offenders.append(str(path.relative_to(package)))
     assert offenders == []

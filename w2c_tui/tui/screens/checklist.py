@@ -11,12 +11,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Label, OptionList
+from textual.widgets import Label
 from textual.widgets.option_list import Option
 
 from w2c_tui.domain.labels import LABELS
 from w2c_tui.domain.labels import Label as Behaviour
 from w2c_tui.domain.qa import QAFlagSpec, checks_for
+from w2c_tui.tui.widgets.select import OptionList
 
 ON, OFF = "[x]", "[ ]"
 """Checked and unchecked look different without colour."""

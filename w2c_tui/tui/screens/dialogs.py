@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.events import Key
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label, OptionList
+from textual.widgets import Input, Label
 from textual.widgets.option_list import Option
 
 from w2c_tui.domain.labels import LABELS
@@ -19,6 +19,7 @@ from w2c_tui.domain.labels import Label as Behaviour
 from w2c_tui.domain.names import clean_name, clean_note, name_problem, printable
 from w2c_tui.tui.screens.base import OnceModalScreen
 from w2c_tui.tui.screens.filter_dialog import FilterDialog
+from w2c_tui.tui.widgets.select import OptionList
 
 __all__ = [
     "AnnotatorDialog",

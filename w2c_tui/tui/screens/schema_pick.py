@@ -15,11 +15,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Label, OptionList
+from textual.widgets import Label
 from textual.widgets.option_list import Option
 
 from w2c_tui.domain.errors import InputError
 from w2c_tui.tui.screens.base import OnceModalScreen
+from w2c_tui.tui.widgets.select import OptionList
 
 if TYPE_CHECKING:
     from w2c_tui.services import Services
