@@ -62,6 +62,39 @@ def test_export_as_jsonl_or_csv(
     )
     assert code == 0 and "wrote 2 row(s)" in err, err
     assert len(target.read_text(encoding="utf-8").splitlines()) == 2
+    code, out, err = w2c(db_url, "labels", "import", "--schema", "bar", str(target), "--json")
+    assert code == 0, err  # the JSON lines export reads back and changes nothing
+    report = json.loads(out)
+    assert (report["answers_new"], report["answers_replaced"]) == (0, 0)
+    assert report["answers_unchanged"] == 3  # ann: ok, tone; bob: ok
+
+
+def test_a_jsonl_label_file_is_checked_like_a_csv(
+    db_url: str, bar_units: list[tuple[str, int]], tmp_path: Path
+) -> None:
+    (u0, r0), (u1, r1) = bar_units[:2]
+    path = tmp_path / "labels.jsonl"
+    lines = [
+        {"annotator": "ann", "item": u0, "response": r0, "ok": "yes", "quality": 3},
+        {"annotator": "ann", "item": u1, "response": r1, "ok": "maybe"},
+        {"annotator": "bob", "item": u1, "response": r1, "colour": "red"},
+        {"annotator": "bob", "item": u0, "response": r0, "ok": True},
+    ]
+    path.write_text(
+        "\n".join(json.dumps(line) for line in lines) + "\n[1]\nnot json\n", encoding="utf-8"
+    )
+    code, _, err = w2c(db_url, "labels", "import", "--schema", "bar", str(path))
+    assert code == 2
+    for where in ("labels.jsonl:2: field 'ok'", "5 rows refused", "line 3 field 'colour'",
+                  "line 4 field 'ok'", "line 5: each line must be a JSON object",
+                  "line 6: not JSON"):  # fmt: skip
+        assert where in err, (where, err)
+    assert "labels.jsonl:1:" not in err  # the good line (its ordinal answer a number)
+    assert query(db_url, "SELECT count(*) FROM label") == [(0,)]  # nothing half-written
+    path.write_text(json.dumps(lines[0]) + "\n", encoding="utf-8")
+    code, out, err = w2c(db_url, "labels", "import", "--schema", "bar", str(path), "--json")
+    assert code == 0, err
+    assert json.loads(out)["answers_new"] == 2
 
 
 def test_no_replace_keeps_answers_and_dry_run_writes_nothing(

@@ -120,7 +120,8 @@ def import_labels(
         str | None,
         typer.Option(
             help="Answers to this label schema's questions (CSV: annotator, item, response, "
-            "one column per question; optional dataset)."
+            "one column per question; optional dataset; or a .jsonl file of objects with "
+            "those keys)."
         ),
     ] = None,
 ) -> None:
