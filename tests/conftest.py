@@ -145,7 +145,7 @@ def shared_data_dir() -> Path:
     """The shared reference data ($W2C_SHARED_DATA, default ../shared/data); skip if absent."""
     folder = Path(os.environ.get("W2C_SHARED_DATA", REPO.parent / "shared" / "data"))
     if not folder.is_dir():
-        pytest.skip(f"shared data not found at {folder}; set W2C_SHARED_DATA to run this test")
+        unavailable("the shared data", f"it is not found at {folder}; set W2C_SHARED_DATA")
     return folder
 
 

@@ -6,6 +6,7 @@ import itertools
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import NoReturn
 
 import pytest
 from sqlalchemy import Engine, create_engine, inspect, text
@@ -18,7 +19,7 @@ PG_ENV = "W2C_TEST_PG_URL"
 REQUIRE_ENV = "W2C_TEST_REQUIRE_ALL"
 
 
-def unavailable(what: str, why: str) -> None:
+def unavailable(what: str, why: str) -> NoReturn:
     """Skip with the reason; fail instead where the run must test everything (CI)."""
     if os.environ.get(REQUIRE_ENV):
         pytest.fail(f"{what} is required here ({REQUIRE_ENV} is set) but {why}")

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+from dbfixtures import unavailable
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -51,6 +51,6 @@ def test_help_starts_without_heavy_imports() -> None:
 def test_import_linter_contracts() -> None:
     linter = Path(sys.executable).parent / "lint-imports"
     if not linter.exists():
-        pytest.skip("import-linter is not installed (pip install -e .[dev])")
+        unavailable("import-linter", "it is not installed (pip install -e .[dev])")
     result = subprocess.run([str(linter)], capture_output=True, text=True, cwd=REPO)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from dbfixtures import query
+from dbfixtures import query, unavailable
 from sqlalchemy import text
 
 from w2c_tui.db.engine import make_engine
@@ -76,7 +76,7 @@ def test_sqlite_searches_through_the_trigram_table(services: Services) -> None:
     if engine.dialect.name == "sqlite":
         assert has_search_index(engine) == trigram_supported()
         if not trigram_supported():
-            pytest.skip("this SQLite lacks FTS5's trigram tokenizer: searches scan")
+            unavailable("FTS5's trigram tokenizer", "this SQLite lacks it: searches scan")
         with engine.connect() as connection:
             plan = connection.execute(
                 text(
@@ -119,7 +119,7 @@ def test_the_migration_indexes_items_already_stored(tmp_path: Path) -> None:
 @pytest.mark.sqlite_only
 def test_text_beyond_the_indexed_prefix_is_not_searched(services: Services, tmp_path: Path) -> None:
     if not trigram_supported():
-        pytest.skip("this SQLite lacks FTS5's trigram tokenizer")
+        unavailable("FTS5's trigram tokenizer", "this SQLite lacks it")
     long = "x" * INDEXED_CHARS + " needle at the end"
     services.imports.import_path(
         _write(tmp_path / "l.jsonl", (long, "a needle early")), dataset="t"

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from dbfixtures import unavailable
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -29,7 +30,7 @@ def shared_data() -> Path:
     """The shared real data folder ($W2C_SHARED_DATA, default <repo>/../shared/data)."""
     folder = Path(os.environ.get("W2C_SHARED_DATA", REPO.parent / "shared" / "data"))
     if not folder.is_dir():
-        pytest.skip(f"shared data not found at {folder}; set W2C_SHARED_DATA")
+        unavailable("the shared data", f"it is not found at {folder}; set W2C_SHARED_DATA")
     return folder
 
 

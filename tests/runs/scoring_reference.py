@@ -9,8 +9,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import pytest
 import torch
+from dbfixtures import unavailable
 from tiny_models import DEMO, judge_path, load_tasks
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -108,7 +108,7 @@ def real_whitespace_tasks() -> list[Task]:
     """Two of the six real items whose question ends in whitespace (skip when absent)."""
     judge = judge_path()
     if judge is None:
-        pytest.skip("shared When2Call data not found; set W2C_SHARED_DATA")
+        unavailable("the shared When2Call data", "it is not found; set W2C_SHARED_DATA")
     return [t for t in load_tasks(judge) if t.question != t.question.rstrip()][:2]
 
 

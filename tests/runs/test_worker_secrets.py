@@ -13,6 +13,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+from dbfixtures import unavailable
 
 pytest.importorskip("openai")
 
@@ -85,7 +86,7 @@ def password_url() -> Iterator[str]:
     trusts 127.0.0.1, so any password is accepted; one already in the URL is kept)."""
     base = os.environ.get(PG_ENV)
     if not base:
-        pytest.skip(f"needs PostgreSQL: set {PG_ENV} (scripts/test starts a throwaway cluster)")
+        unavailable("PostgreSQL", f"{PG_ENV} is not set (scripts/test starts a throwaway cluster)")
     psycopg = pytest.importorskip("psycopg")
     parts = urlsplit(base)
     name = f"w2c_secret_{secrets.token_hex(4)}"
