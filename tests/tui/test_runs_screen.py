@@ -6,7 +6,9 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 from stand_in_backend import Labeller
-from textual.widgets import Button, DataTable, Input
+from textual.pilot import Pilot
+from textual.widgets import Button, Checkbox, DataTable, Input, Select
+from textual.widgets import Label as Caption
 
 from w2c_tui.domain.run_options import OpenAIOptions
 from w2c_tui.domain.runs import Backend, Method, RunConfig, RunStatus
@@ -96,18 +98,21 @@ async def test_l_follows_the_log_live_and_retry_errors_key(
         assert in_process.runs.get(run_id).status is RunStatus.DONE
 
 
+async def open_form(app: W2CApp, pilot: Pilot[None], wait_review: Review) -> RunForm:
+    """The run form, opened from the runs screen (R, n) once the review screen is up."""
+    await wait_review(app, pilot)
+    await pilot.press("R", "n")
+    form = app.screen
+    assert isinstance(form, RunForm)
+    return form
+
+
 async def test_the_form_has_captions_focus_enter_and_memory(
     in_process: Services, wait_review: Review
 ) -> None:
-    from textual.widgets import Label as Caption
-    from textual.widgets import Select
-
     app = W2CApp(in_process, annotator="alice")
     async with app.run_test(size=(160, 45)) as pilot:
-        await wait_review(app, pilot)
-        await pilot.press("R", "n")
-        form = app.screen
-        assert isinstance(form, RunForm)
+        form = await open_form(app, pilot, wait_review)
         assert app.focused is form.query_one("#method", Select)  # the first field
         captions = {str(label.render()) for label in form.query(".form-caption").results(Caption)}
         assert {"method", "backend", "dataset", "concurrency", "limit (items)"} <= captions
@@ -124,8 +129,9 @@ async def test_the_form_has_captions_focus_enter_and_memory(
             2,
         )
         await pilot.press("n")  # reopened: the last method and its values come back
-        form = app.screen
-        assert isinstance(form, RunForm)
+        reopened = app.screen
+        assert isinstance(reopened, RunForm)
+        form = reopened
         assert form.query_one("#method", Select).value == Method.MCQ_INDEX.value
         assert form.query_one("#model", Input).value == "m7"
         assert form.query_one("#limit", Input).value == "2"
@@ -138,14 +144,9 @@ async def test_the_form_has_captions_focus_enter_and_memory(
 async def test_the_form_shows_the_chosen_backends_options(
     in_process: Services, wait_review: Review
 ) -> None:
-    from textual.widgets import Checkbox, Select
-
     app = W2CApp(in_process, annotator="alice")
     async with app.run_test(size=(160, 45)) as pilot:
-        await wait_review(app, pilot)
-        await pilot.press("R", "n")
-        form = app.screen
-        assert isinstance(form, RunForm)
+        form = await open_form(app, pilot, wait_review)
         backend = form.query_one("#backend", Select)
         url = form.query_one("#base-url", Input)
         native = form.query_one("#native", Checkbox)
