@@ -23,7 +23,7 @@ def unavailable(what: str, why: str) -> NoReturn:
     """Skip with the reason; fail instead where the run must test everything (CI)."""
     if os.environ.get(REQUIRE_ENV):
         pytest.fail(f"{what} is required here ({REQUIRE_ENV} is set) but {why}")
-    pytest.skip(f"{what} unavailable: {why}")
+    pytest.skip(f"{what} unavailable: {why}", allow_module_level=True)
 
 
 def require_module(module: str, extra: str) -> None:
