@@ -180,7 +180,8 @@ def test_critictool_labels_merge_with_history_once_and_conflicts_reported(
     code, out, err = w2c(services.url, "merge", str(ann), str(ben), "--json")
     assert code == 0, err
     first = json.loads(out)["sources"]
-    assert [(s["critic_labels"], s["critic_labels_known"]) for s in first] == [(3, 0), (2, 0)]
+    # answers, one per question a write set: ann 2 + 1 (the edit) + 2, ben 2 + 2
+    assert [(s["schema_labels"], s["schema_labels_known"]) for s in first] == [(5, 0), (4, 0)]
     ratings = services.critic_review.ratings("ct")
     current = {(r.rater.name, r.item_id, r.response_id): r.label for r in ratings}
     assert len(current) == 4
@@ -201,7 +202,7 @@ def test_critictool_labels_merge_with_history_once_and_conflicts_reported(
 
     code, out, err = w2c(services.url, "merge", str(ann), str(ben), "--json")  # again
     again = json.loads(out)["sources"]
-    assert [(s["critic_labels"], s["critic_labels_known"]) for s in again] == [(0, 3), (0, 2)]
+    assert [(s["schema_labels"], s["schema_labels_known"]) for s in again] == [(0, 5), (0, 4)]
     assert len(services.critic_review.ratings("ct")) == 4
 
     later = critic_laptop(tmp_path / "ann2.db", "ann", ["environment_error"])

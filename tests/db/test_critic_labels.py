@@ -1,4 +1,5 @@
-"""CriticTool labels in the database: one current row per rater and unit, history, undo."""
+"""CriticTool labels in the database: answers of the `critictool` schema in the one label store,
+one current row per rater, unit and question, history as answer sets, undo."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from dbfixtures import query
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
-from w2c_tui.db.tables import CriticLabelRow
+from w2c_tui.db.tables import LabelRow
 from w2c_tui.domain.critictool_labels import CriticLabel, ErrorCategory, Policy
 from w2c_tui.services import Services
 
@@ -36,9 +37,12 @@ def test_labels_supersede_and_undo(services: Services, db_url: str) -> None:
     assert labels.current(ann, item, response) == first
     assert labels.history(ann, item, response) == [first, second, first]
     rows = query(
-        db_url, "SELECT count(*) FROM critic_label WHERE item_id = :i AND is_current", i=item
+        db_url,
+        "SELECT question, count(*) FROM label WHERE schema_name = 'critictool' AND item_id = :i "
+        "AND is_current GROUP BY question ORDER BY question",
+        i=item,
     )
-    assert rows == [(1,)]
+    assert rows == [("category", 1), ("error", 1), ("note", 1)]  # the note withdrawn by undo
     ratings = services.critic_review.ratings("ct")
     assert [
         (r.sample_id, r.response_id, r.target_model, r.rater.name, r.label) for r in ratings
@@ -59,11 +63,13 @@ def test_the_database_keeps_one_current_label(services: Services) -> None:
     )
     with Session(services.store.engine) as session, pytest.raises(IntegrityError):
         session.add(
-            CriticLabelRow(
+            LabelRow(
                 rater_id=ann,
                 item_id=unit.item_id,
                 response_id=unit.response_id,
-                answers_json='{"error": "yes"}',
+                schema_name="critictool",
+                question="expected_policy",
+                value="retry",
             )
         )
         session.commit()
@@ -87,3 +93,33 @@ def test_units_and_self_critique(services: Services) -> None:
     assert critiques[(first.item_id, first.response_id)] == CriticLabel(
         error=True, category=ErrorCategory.PARAMETERS_VALUE
     )  # boolint1's reply reports parameters_value_error
+
+
+def test_critictool_labels_are_answers_of_the_core_schema(services: Services) -> None:
+    """Two annotators' CriticTool labels are read by the core's export and agreement like any
+    schema's: α per question equals the krippendorff package on the same units."""
+    import krippendorff
+    import numpy as np
+
+    from w2c_tui.domain.critictool_labels import Question
+
+    services.critic.import_file(
+        CT / "interal_base_data_wo_cot.json", dataset="ct", target_model="tiny"
+    )
+    units = services.critic_review.open("ct").units[:4]
+    errors = {"ann": [True, True, False, True], "ben": [True, False, False, True]}
+    for who, marks in errors.items():
+        rater = services.critic_review.rater(who)
+        for unit, error in zip(units, marks, strict=True):
+            label = CriticLabel(error=error, category=None if error else ErrorCategory.NONE)
+            if error:
+                label = label.answer(Question.CATEGORY, "tool_select_error")
+            services.store.critic_labels.set_label(rater, unit.item_id, unit.response_id, label)
+    result = services.schema_agreement.compute(services.schemas.get("critictool"), "ct")
+    by_name = {q.question: q for q in result.questions}
+    data = np.array([[1.0 if e else 0.0 for e in marks] for marks in errors.values()])
+    expected = krippendorff.alpha(reliability_data=data, level_of_measurement="nominal")
+    assert by_name["error"].alpha == pytest.approx(expected, abs=1e-12)
+    assert by_name["error"].n_units == 4 and by_name["note"].alpha is None
+    text = services.schemas.export("critictool", "ct")
+    assert text.count("\n") == 1 + 8 and "tool_select_error" in text  # header + 2 × 4 units

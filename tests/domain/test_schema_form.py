@@ -88,4 +88,4 @@ def test_critictool_blind_questions_come_first() -> None:
     assert form.blind_done and form.current is not None
     assert form.current.name == "critique_right"
     open_form = SchemaForm(CRITICTOOL, blind=False)
-    assert len(open_form.questions()) == 6  # no category until error is yes
+    assert len(open_form.questions()) == 7  # no category until error is yes; the note last

@@ -148,14 +148,17 @@ def test_builtins_mirror_the_code() -> None:
     assert WHEN2CALL_ITEM_QA.names[1:] == tuple(f.code for f in QA_FLAGS)
     assert WHEN2CALL_ITEM_QA.question("qca_vague").when is not None
     assert WHEN2CALL_ITEM_QA.question("rfi_reason").when is None
-    assert CRITICTOOL.names == tuple(q.value for q in critic.Question)
+    assert CRITICTOOL.names == (*(q.value for q in critic.Question), critic.NOTE)
+    assert CRITICTOOL.question(critic.NOTE).kind is QuestionKind.TEXT
     blind = {q.name for q in CRITICTOOL.questions if not q.after_blind}
     assert blind == {q.value for q in critic.BLIND_QUESTIONS}
     for question in critic.Question:
         ours = [o.value for o in CRITICTOOL.question(question.value).options]
         assert ours == [value for value, _ in critic.options(question)]
     for schema in BUILTIN_SCHEMAS.values():
-        assert schema.builtin and all(q.level is Level.NOMINAL for q in schema.questions)
+        assert schema.builtin and all(
+            q.level is Level.NOMINAL for q in schema.questions if q.kind is not QuestionKind.TEXT
+        )
 
 
 def test_the_documented_example_parses() -> None:

@@ -1,7 +1,7 @@
 """`--method critictool_judge`: a run through the real openai client against the test server
-(and one on a tiny local chat model) whose answers land as `critic_label` rows of the judge's
-rater, beside humans and the self-critique in the agreement engine; runs that cannot start say
-why."""
+(and one on a tiny local chat model) whose answers land as answers of the `critictool` schema
+by the judge's rater, beside humans and the self-critique in the agreement engine; runs that
+cannot start say why."""
 
 from __future__ import annotations
 

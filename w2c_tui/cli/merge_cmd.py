@@ -55,8 +55,7 @@ def merge(
         for c in counts:
             echo(
                 f"{c.source} → {svc.public_url}: {verb} {c.verdicts} label(s) "
-                f"({c.verdicts_known} already there), {c.critic_labels} CriticTool label(s) "
-                f"({c.critic_labels_known} already there), {c.schema_labels} schema answer(s) "
+                f"({c.verdicts_known} already there), {c.schema_labels} schema answer(s) "
                 f"({c.schema_labels_known} already there), {c.schemas} label schema(s), "
                 f"{c.flags} flag(s), {c.notes} note(s), "
                 f"{c.assignments} assignment(s), {c.guidelines} guideline version(s), "

@@ -1,31 +1,42 @@
-"""CriticTool labels: raters' answers on units (an item, and the model whose reply was judged).
+"""CriticTool labels: raters' answers on units (an item, and the model whose reply was judged),
+kept as answers of the built-in schema `critictool` in the one label store (`label`).
 
 The unit is a sample's item and, when a model's prediction is judged, the response row that
-holds it (issue11-store's `critic_prediction.response_id`). One current row per rater and unit,
-enforced by the partial unique index
-`uq_critic_label_current`; an edit retires the current row with a conditional UPDATE and adds a
-row that points to it (as `label_write` does for verdicts), so history is never lost and undo
-is one more row.
+holds it (`critic_prediction.response_id`). Each answer set is written through the store's one
+writer (`schema_labels.write_answer`): one current row per rater, unit and question, an edit
+supersedes the question's row and never overwrites it. The rows of one write share their
+timestamp, so a unit's history reads back as the answer sets the rater recorded, and undo puts
+back the set before the last write (as one more write).
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 
-from sqlalchemy import Engine, insert, update
+from sqlalchemy import Engine
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from w2c_tui.db.common import dataset_row, equal
 from w2c_tui.db.convert import to_rater
-from w2c_tui.db.tables import CriticLabelRow, ItemRow, RaterRow, ResponseRow, TargetModelRow, utcnow
-from w2c_tui.db.writes import retire, retry_write, write_session
-from w2c_tui.domain.critictool_labels import CriticLabel
+from w2c_tui.db.schema_labels import AnswerWrite, write_answer
+from w2c_tui.db.tables import ItemRow, LabelRow, RaterRow, ResponseRow, TargetModelRow, utcnow
+from w2c_tui.db.writes import retry_write, write_session
+from w2c_tui.domain.critictool_labels import NOTE, CriticLabel, Question
 from w2c_tui.domain.errors import InputError
 from w2c_tui.domain.models import Rater
 from w2c_tui.domain.runs import TaskResult
+from w2c_tui.domain.schema_builtins import CRITICTOOL
+from w2c_tui.domain.schema_labels import Unit
 from w2c_tui.domain.team import Seen
+
+SCHEMA = CRITICTOOL.name
+FIELDS = (*(q.value for q in Question), NOTE)
+"""Every question of a CriticTool label, in the form's order, the note last."""
 
 
 @dataclass(frozen=True)
@@ -40,31 +51,85 @@ class CriticRating:
     label: CriticLabel
 
 
+def _unit_rows(
+    session: Session, rater_id: int, item_id: int, response_id: int | None
+) -> list[LabelRow]:
+    """Every CriticTool answer row of the rater on the unit, oldest first."""
+    return list(
+        session.exec(
+            select(LabelRow)
+            .where(
+                col(LabelRow.schema_name) == SCHEMA,
+                col(LabelRow.rater_id) == rater_id,
+                col(LabelRow.item_id) == item_id,
+                equal(LabelRow.response_id, response_id),
+            )
+            .order_by(col(LabelRow.created_at), col(LabelRow.id))
+        ).all()
+    )
+
+
+def _writes(rows: Sequence[LabelRow]) -> list[list[LabelRow]]:
+    """The rows grouped into writes (consecutive rows with one timestamp), oldest first."""
+    out: list[list[LabelRow]] = []
+    for row in rows:
+        if out and out[-1][0].created_at == row.created_at:
+            out[-1].append(row)
+        else:
+            out.append([row])
+    return out
+
+
+def _label(values: dict[str, str | None]) -> CriticLabel:
+    return CriticLabel.from_answers({k: v for k, v in values.items() if v is not None})
+
+
+def _replay(rows: Sequence[LabelRow]) -> list[CriticLabel]:
+    """The answer set after each write, oldest first."""
+    values: dict[str, str | None] = {}
+    out = []
+    for write in _writes(rows):
+        values.update({row.question: row.value for row in write})
+        out.append(_label(values))
+    return out
+
+
+def _record(
+    session: Session,
+    rater_id: int,
+    unit: Unit,
+    values: dict[str, str | None],
+    *,
+    source: str,
+    seen: Seen | None = None,
+    raw: str | None = None,
+    reading: bool = False,
+    at: datetime | None = None,
+) -> int:
+    """Write `values` (question → value, None withdraws) as one write; how many rows."""
+    moment = at or utcnow()
+    return sum(
+        write_answer(
+            session,
+            AnswerWrite(rater_id, unit, SCHEMA, question, value, source, seen, None, raw, moment),
+            always=reading,
+        )
+        for question, value in values.items()
+    )
+
+
 class CriticLabelStore:
     """Writes and reads CriticTool labels."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def _current(
-        self, session: Session, rater_id: int, item_id: int, response_id: int | None
-    ) -> CriticLabelRow | None:
-        return session.exec(
-            select(CriticLabelRow).where(
-                col(CriticLabelRow.rater_id) == rater_id,
-                col(CriticLabelRow.item_id) == item_id,
-                col(CriticLabelRow.is_current).is_(True),
-                equal(CriticLabelRow.response_id, response_id),
-            )
-        ).first()
-
     def current(self, rater_id: int, item_id: int, response_id: int | None) -> CriticLabel | None:
         """The rater's current answers on the unit (None: never labelled, or withdrawn)."""
         with Session(self.engine) as session:
-            row = self._current(session, rater_id, item_id, response_id)
-            if row is None or row.answers_json == "{}":
-                return None
-            return CriticLabel.from_json(row.answers_json)
+            rows = _unit_rows(session, rater_id, item_id, response_id)
+        label = _label({row.question: row.value for row in rows if row.is_current})
+        return None if label.empty else label
 
     def set_label(
         self,
@@ -77,56 +142,32 @@ class CriticLabelStore:
         source: str = "tui",
     ) -> bool:
         """Record `label` (an empty one withdraws); False when it is what the unit has."""
+        wanted = label.answers()
 
         def write() -> bool:
             with write_session(self.engine) as session, session.begin():
                 if session.get(ItemRow, item_id) is None:
-                    raise InputError("critic_label", f"no item with id {item_id}")
-                current = self._current(session, rater_id, item_id, response_id)
-                answers = label.to_json()
-                if (current.answers_json if current else "{}") == answers:
-                    return False
-                if current is not None:
-                    retire(session, CriticLabelRow, current.id)
-                session.add(
-                    CriticLabelRow(
-                        rater_id=rater_id,
-                        item_id=item_id,
-                        response_id=response_id,
-                        answers_json=answers,
-                        source=source,
-                        seen=seen.value if seen else None,
-                        supersedes_id=current.id if current else None,
-                    )
-                )
-                session.flush()
-                return True
+                    raise InputError("label", f"no item with id {item_id}")
+                rows = _unit_rows(session, rater_id, item_id, response_id)
+                had = {row.question for row in rows if row.is_current and row.value is not None}
+                values = {q: wanted.get(q) for q in FIELDS if q in wanted or q in had}
+                unit = Unit(item_id, response_id)
+                return _record(session, rater_id, unit, values, source=source, seen=seen) > 0
 
         return retry_write(write, deadline_s=10.0)
 
     def history(self, rater_id: int, item_id: int, response_id: int | None) -> list[CriticLabel]:
         """Every answer set the rater recorded on the unit, oldest first."""
         with Session(self.engine) as session:
-            rows = session.exec(
-                select(CriticLabelRow.answers_json)
-                .where(
-                    col(CriticLabelRow.rater_id) == rater_id,
-                    col(CriticLabelRow.item_id) == item_id,
-                    equal(CriticLabelRow.response_id, response_id),
-                )
-                .order_by(col(CriticLabelRow.id))
-            ).all()
-            return [CriticLabel.from_json(text) for text in rows]
+            return _replay(_unit_rows(session, rater_id, item_id, response_id))
 
     def undo(self, rater_id: int, item_id: int, response_id: int | None) -> CriticLabel | None:
-        """Put back the answers the current row superseded (a new row); returns them."""
-        with Session(self.engine) as session:
-            row = self._current(session, rater_id, item_id, response_id)
-            if row is None or row.supersedes_id is None:
-                return None
-            before = session.get(CriticLabelRow, row.supersedes_id)
-            assert before is not None
-            previous = CriticLabel.from_json(before.answers_json)
+        """Put back the answers the last write replaced (a new write); returns them (None: the
+        unit has no earlier answers)."""
+        history = self.history(rater_id, item_id, response_id)
+        if len(history) < 2:
+            return None
+        previous = history[-2]
         self.set_label(rater_id, item_id, response_id, previous, source="undo")
         return previous
 
@@ -137,74 +178,70 @@ class CriticLabelStore:
             raters = {r.id: to_rater(r) for r in session.exec(select(RaterRow)).all()}
             rows = session.execute(
                 sa_select(
-                    col(CriticLabelRow.item_id),
+                    col(LabelRow.item_id),
                     col(ItemRow.uuid),
-                    col(CriticLabelRow.response_id),
+                    col(LabelRow.response_id),
                     col(TargetModelRow.name),
-                    col(CriticLabelRow.rater_id),
-                    col(CriticLabelRow.answers_json),
+                    col(LabelRow.rater_id),
+                    col(LabelRow.question),
+                    col(LabelRow.value),
                 )
-                .join(ItemRow, col(ItemRow.id) == col(CriticLabelRow.item_id))
-                .outerjoin(ResponseRow, col(ResponseRow.id) == col(CriticLabelRow.response_id))
+                .join(ItemRow, col(ItemRow.id) == col(LabelRow.item_id))
+                .outerjoin(ResponseRow, col(ResponseRow.id) == col(LabelRow.response_id))
                 .outerjoin(
                     TargetModelRow, col(TargetModelRow.id) == col(ResponseRow.target_model_id)
                 )
-                .where(col(ItemRow.dataset_id) == ds.id, col(CriticLabelRow.is_current).is_(True))
-                .order_by(col(ItemRow.position), col(CriticLabelRow.id))
-            ).all()
-            return [
-                CriticRating(
-                    item_id,
-                    uuid,
-                    response_id,
-                    model,
-                    raters[rater_id],
-                    CriticLabel.from_json(answers),
+                .where(
+                    col(ItemRow.dataset_id) == ds.id,
+                    col(LabelRow.schema_name) == SCHEMA,
+                    col(LabelRow.is_current).is_(True),
                 )
-                for item_id, uuid, response_id, model, rater_id, answers in rows
-                if answers != "{}"
-            ]
+                .order_by(col(ItemRow.position), col(LabelRow.id))
+            ).all()
+        units: dict[tuple[int, int | None, int], dict[str, Any]] = {}
+        answers: dict[tuple[int, int | None, int], dict[str, str | None]] = defaultdict(dict)
+        for item_id, uuid, response_id, model, rater_id, question, value in rows:
+            key = (item_id, response_id, rater_id)
+            units.setdefault(key, {"uuid": uuid, "model": model})
+            answers[key][question] = value
+        out = []
+        for key, about in units.items():
+            label = _label(answers[key])
+            if not label.empty:
+                item_id, response_id, rater_id = key
+                out.append(
+                    CriticRating(
+                        item_id, about["uuid"], response_id, about["model"], raters[rater_id], label
+                    )
+                )
+        return out
 
 
 def critic_judge_records(
     session: Session, run_id: int, results: Sequence[TaskResult], rater_id: int
 ) -> None:
-    """A CriticTool judge run's answers as `critic_label` rows of its rater (in the run's write
-    transaction): each unit's current row of this rater is retired and the new one points to
-    it, as an annotator's edit does; `source` names the run."""
-    units = {(r.task.item_id, r.task.response_id) for r in results}
-    current: dict[tuple[int, int | None], int] = {}
-    items = sorted({item for item, _ in units})
-    for row_id, item_id, response_id in session.exec(
-        select(CriticLabelRow.id, CriticLabelRow.item_id, CriticLabelRow.response_id).where(
-            col(CriticLabelRow.rater_id) == rater_id,
-            col(CriticLabelRow.is_current).is_(True),
-            col(CriticLabelRow.item_id).in_(items),
+    """A CriticTool judge run's answers as label rows of its rater (in the run's write
+    transaction): each reading is recorded whole, superseding the unit's current answers as an
+    annotator's edit does (a question the reading left open is withdrawn); `source` names the
+    run and every row of the reading keeps the judge's reply. A reading that answered nothing
+    is kept as a withdrawn `error` answer, so the run still shows its reply."""
+    moment = utcnow()
+    for result in results:
+        unit = Unit(result.task.item_id, result.task.response_id)
+        wanted = CriticLabel.from_json(result.meta["critic_label"]).answers()
+        had = {
+            row.question
+            for row in _unit_rows(session, rater_id, unit.item_id, unit.response_id)
+            if row.is_current and row.value is not None
+        }
+        questions = [q for q in FIELDS if q in wanted or q in had] or [Question.ERROR.value]
+        _record(
+            session,
+            rater_id,
+            unit,
+            {q: wanted.get(q) for q in questions},
+            source=f"run {run_id}",
+            raw=result.raw,
+            reading=True,
+            at=moment,
         )
-    ).all():
-        if (item_id, response_id) in units and row_id is not None:
-            current[(item_id, response_id)] = row_id
-    if current:
-        session.execute(
-            update(CriticLabelRow)
-            .where(col(CriticLabelRow.id).in_(sorted(current.values())))
-            .values(is_current=False)
-        )
-    session.execute(
-        insert(CriticLabelRow),
-        [
-            {
-                "rater_id": rater_id,
-                "item_id": r.task.item_id,
-                "response_id": r.task.response_id,
-                "answers_json": r.meta["critic_label"],
-                "source": f"run {run_id}",
-                "seen": None,
-                "raw": r.raw,
-                "supersedes_id": current.get((r.task.item_id, r.task.response_id)),
-                "is_current": True,
-                "created_at": utcnow(),
-            }
-            for r in results
-        ],
-    )

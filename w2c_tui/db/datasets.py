@@ -3,15 +3,14 @@ verdicts and CriticTool labels of people)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import Engine
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, func, select
 
 from w2c_tui.db.tables import (
-    CriticLabelRow,
     DatasetRow,
     ItemRow,
+    LabelRow,
     RaterRow,
     ResponseRow,
     TargetModelRow,
@@ -21,18 +20,45 @@ from w2c_tui.domain.labels import RaterKind, VerdictStatus
 from w2c_tui.domain.models import Dataset
 
 
-def _human_labels(
-    session: Session, table: type[VerdictRow] | type[CriticLabelRow], *where: Any
-) -> dict[int, int]:
-    """Dataset id → people's current rows in `table` (verdicts, CriticTool labels) that pass
-    `where`."""
+def _human_verdicts(session: Session) -> dict[int, int]:
+    """Dataset id → people's current verdicts."""
     query = (
         select(ItemRow.dataset_id, func.count())
-        .join(table, col(table.item_id) == col(ItemRow.id))
-        .join(RaterRow, col(RaterRow.id) == col(table.rater_id))
-        .where(col(RaterRow.kind) == RaterKind.HUMAN.value, col(table.is_current).is_(True), *where)
+        .join(VerdictRow, col(VerdictRow.item_id) == col(ItemRow.id))
+        .join(RaterRow, col(RaterRow.id) == col(VerdictRow.rater_id))
+        .where(
+            col(RaterRow.kind) == RaterKind.HUMAN.value,
+            col(VerdictRow.is_current).is_(True),
+            col(VerdictRow.status) == VerdictStatus.OK.value,
+        )
         .group_by(col(ItemRow.dataset_id))
     )
+    return {int(d): int(n) for d, n in session.exec(query).all()}
+
+
+def _human_schema_labels(session: Session) -> dict[int, int]:
+    """Dataset id → units people labelled in the label store (any schema, CriticTool's
+    included): one per person, schema and unit with a current answer (withdrawn ones are no
+    label)."""
+    units = (
+        sa_select(
+            col(ItemRow.dataset_id),
+            col(LabelRow.schema_name),
+            col(LabelRow.rater_id),
+            col(LabelRow.item_id),
+            col(LabelRow.response_id),
+        )
+        .join(LabelRow, col(LabelRow.item_id) == col(ItemRow.id))
+        .join(RaterRow, col(RaterRow.id) == col(LabelRow.rater_id))
+        .where(
+            col(RaterRow.kind) == RaterKind.HUMAN.value,
+            col(LabelRow.is_current).is_(True),
+            col(LabelRow.value).is_not(None),
+        )
+        .distinct()
+        .subquery()
+    )
+    query = select(units.c.dataset_id, func.count()).group_by(units.c.dataset_id)
     return {int(d): int(n) for d, n in session.exec(query).all()}
 
 
@@ -57,15 +83,8 @@ class DatasetQueries:
                     .group_by(col(ItemRow.dataset_id))
                 ).all()
             )
-            labels = _human_labels(
-                session,
-                VerdictRow,
-                col(VerdictRow.status) == VerdictStatus.OK.value,
-            )
-            critic = _human_labels(  # answers withdrawn with '{}' are no label
-                session, CriticLabelRow, col(CriticLabelRow.answers_json) != "{}"
-            )
-            for dataset_id, count in critic.items():
+            labels = _human_verdicts(session)
+            for dataset_id, count in _human_schema_labels(session).items():
                 labels[dataset_id] = labels.get(dataset_id, 0) + count
             rows = session.exec(select(DatasetRow).order_by(col(DatasetRow.name))).all()
             out = []

@@ -4,12 +4,39 @@ verdict, response or CriticTool judge's answers each task produced."""
 from __future__ import annotations
 
 import json
+from collections import defaultdict
+from dataclasses import dataclass
 
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
-from w2c_tui.db.tables import CriticLabelRow, ItemRow, ResponseRow, RunResultRow, VerdictRow
+from w2c_tui.db.tables import ItemRow, LabelRow, ResponseRow, RunResultRow, VerdictRow
 from w2c_tui.domain.runs import RunResult
+from w2c_tui.domain.schema_builtins import CRITICTOOL
+
+
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """A CriticTool judge's reading of one unit in one run."""
+
+    raw: str | None
+    answers: dict[str, str]
+
+
+def _readings(session: Session, run_id: int) -> dict[tuple[int, int | None], _Reading]:
+    """The run's CriticTool readings by unit (its answers of the `critictool` schema)."""
+    raws: dict[tuple[int, int | None], str | None] = {}
+    answers: dict[tuple[int, int | None], dict[str, str]] = defaultdict(dict)
+    for row in session.exec(
+        select(LabelRow).where(
+            col(LabelRow.schema_name) == CRITICTOOL.name, col(LabelRow.source) == f"run {run_id}"
+        )
+    ).all():
+        unit = (row.item_id, row.response_id)
+        raws[unit] = raws.get(unit) or row.raw
+        if row.value is not None:
+            answers[unit][row.question] = row.value
+    return {unit: _Reading(raw, answers[unit]) for unit, raw in raws.items()}
 
 
 class RunResults:
@@ -25,12 +52,7 @@ class RunResults:
                 .where(col(RunResultRow.run_id) == run_id)
                 .order_by(col(RunResultRow.id))
             ).all()
-            answers = {
-                (label.item_id, label.response_id): label
-                for label in session.exec(
-                    select(CriticLabelRow).where(col(CriticLabelRow.source) == f"run {run_id}")
-                ).all()
-            }
+            answers = _readings(session, run_id)
             out = []
             for row in rows:
                 item = session.get(ItemRow, row.item_id)
@@ -56,7 +78,7 @@ class RunResults:
                         loglikelihoods=tuple(lls) if lls is not None else None,
                         pred_raw=scores.get("pred_raw"),
                         pred_norm=scores.get("pred_norm"),
-                        answers=json.loads(critic.answers_json) if critic else None,
+                        answers=dict(sorted(critic.answers.items())) if critic else None,
                     )
                 )
             out.sort(key=lambda r: (r.position if r.position is not None else -1, r.sample_index))

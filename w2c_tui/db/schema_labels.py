@@ -11,6 +11,7 @@ labelling screen, the CSV import (`schema_label_import.py`) — records answers 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
@@ -21,6 +22,7 @@ from w2c_tui.db.tables import (
     ItemRow,
     LabelRow,
     ResponseRow,
+    utcnow,
 )
 from w2c_tui.db.writes import retire, retry_write, write_session
 from w2c_tui.domain.errors import InputError
@@ -45,6 +47,11 @@ class AnswerWrite:
     source: str = "tui"
     seen: Seen | None = None
     guideline_id: int | None = None
+    raw: str | None = None
+    """A judge's reply that gave the answer (None for people)."""
+    at: datetime | None = None
+    """When it was made (default now); the answers of one write share it, which is how a
+    unit's history is read back as answer sets (`critic_labels.CriticLabelStore`)."""
 
 
 def current_answer(
@@ -63,10 +70,11 @@ def current_answer(
     ).first()
 
 
-def write_answer(session: Session, write: AnswerWrite) -> bool:
-    """Record the answer unless it is what the unit already has (then False)."""
+def write_answer(session: Session, write: AnswerWrite, *, always: bool = False) -> bool:
+    """Record the answer unless it is what the unit already has (then False); `always` records
+    it even then (a judge's reading is recorded whole each run)."""
     current = current_answer(session, write.rater_id, write.unit, write.schema, write.question)
-    if (current.value if current is not None else None) == write.value:
+    if not always and (current.value if current is not None else None) == write.value:
         return False
     if current is not None:
         retire(session, LabelRow, current.id)
@@ -81,7 +89,9 @@ def write_answer(session: Session, write: AnswerWrite) -> bool:
             source=write.source,
             seen=write.seen.value if write.seen else None,
             guideline_id=write.guideline_id,
+            raw=write.raw,
             supersedes_id=current.id if current is not None else None,
+            created_at=write.at or utcnow(),
         )
     )
     session.flush()  # the unique index speaks here if another writer got in first

@@ -71,6 +71,9 @@ QUESTION_TITLES: dict[Question, str] = {
     Question.OBSERVED_POLICY: "Which policy did the model follow?",
 }
 
+NOTE = "note"
+"""The free-text field beside the questions (a question of the `critictool` schema)."""
+
 BLIND_QUESTIONS = (Question.ERROR, Question.CATEGORY, Question.EXPECTED_POLICY)
 """Questions answered from the trajectory alone (no gold, no model)."""
 
@@ -130,12 +133,17 @@ class CriticLabel:
         """Nothing answered and no note."""
         return self == CriticLabel()
 
-    def to_json(self) -> str:
-        """The answers as a JSON object (only answered fields, sorted keys)."""
+    def answers(self) -> dict[str, str]:
+        """The answered fields (question → option value, and `note`), as the label store and
+        `to_json` hold them."""
         data: dict[str, str] = {q.value: v for q in Question if (v := self.get(q)) is not None}
         if self.note:
-            data["note"] = self.note
-        return json.dumps(data, sort_keys=True)
+            data[NOTE] = self.note
+        return data
+
+    def to_json(self) -> str:
+        """The answers as a JSON object (only answered fields, sorted keys)."""
+        return json.dumps(self.answers(), sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> CriticLabel:
@@ -143,7 +151,13 @@ class CriticLabel:
         data = json.loads(text)
         if not isinstance(data, dict):
             raise ValueError("a CriticTool label must be a JSON object")
-        label = cls(note=data.pop("note", None))
+        return cls.from_answers(data)
+
+    @classmethod
+    def from_answers(cls, answers: dict[str, Any]) -> CriticLabel:
+        """The label of `answers()`'s mapping; an unknown field or value is a ValueError."""
+        data = dict(answers)
+        label = cls(note=data.pop(NOTE, None))
         for key, value in data.items():
             try:
                 question = Question(key)

@@ -31,7 +31,8 @@ class Method(StrEnum):
     CRITICTOOL = "critictool"
     """CriticTool's inference protocol over a CriticTool dataset (its predictions)."""
     CRITICTOOL_JUDGE = "critictool_judge"
-    """An LLM judge answering the CriticTool label questions (critic_label rows of its rater)."""
+    """An LLM judge answering the CriticTool label questions (answers of the `critictool`
+    schema by its rater)."""
 
 
 class RunStartError(W2CError):

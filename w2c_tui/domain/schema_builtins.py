@@ -100,11 +100,20 @@ def _critic_question(question: critic.Question) -> Question:
 CRITICTOOL = LabelSchema(
     name="critictool",
     title="CriticTool trajectory and prediction",
-    description="The seven CriticTool questions: the error in the last step, its category and "
-    "the expected policy (blind), then the model's critique, corrected call and policy. The "
-    "policies are asked on external samples only.",
+    description="The seven CriticTool questions and a note: the error in the last step, its "
+    "category and the expected policy (blind), then the model's critique, corrected call and "
+    "policy. The policies are asked on external samples only.",
     unit=UnitKind.CRITICTOOL_PREDICTION,
-    questions=tuple(_critic_question(q) for q in critic.Question),
+    questions=(
+        *(_critic_question(q) for q in critic.Question),
+        Question(
+            name=critic.NOTE,
+            title="Note",
+            kind=QuestionKind.TEXT,
+            level=None,
+            after_blind=True,
+        ),
+    ),
     blind_hidden=("gold", "prediction", "target_model"),
     builtin=True,
 )

@@ -1,6 +1,7 @@
 """Agreement on CriticTool labels: humans, the model's own self-critique and any other rater
-(an LLM judge writing `critic_label` rows) on detect and category, as nominal labels (and, for
-external samples, the observed policy, which the self-critique reads from the last round).
+(an LLM judge writing answers of the `critictool` schema) on detect and category, as nominal
+labels (and, for external samples, the observed policy, which the self-critique reads from the
+last round).
 
 A unit is a sample's item with one model's prediction (or the sample alone); every rater of
 the dataset is a column, and the model's self-critique (its parsed reply: does it report an

@@ -3,7 +3,8 @@ model's self-critique read as a rater's answers.
 
 Samples and predictions come from the store (`Store.critic`); the unit of a label is the
 sample's item and, when the sample has predictions, the response holding one model's
-prediction (one unit per prediction); the labels live in `critic_label`.
+prediction (one unit per prediction); the labels are answers of the `critictool` schema in the
+label store.
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from w2c_tui.db.store import Store
 from w2c_tui.domain.errors import InputError
+from w2c_tui.domain.schema_builtins import CRITICTOOL
 from w2c_tui.domain.schema_labels import (
     SchemaAdded,
     SchemaImportReport,
@@ -43,18 +44,27 @@ class SchemaService:
         """The schema called `name` (NotFoundError naming those there are)."""
         return self._store.schemas.get(name)
 
-    def in_store(self, name: str, where: str = "label") -> LabelSchema:
-        """The schema called `name` if its labels live in the label store: a built-in schema's
-        labels are still recorded in their own tables (verdicts, CriticTool labels) until they
-        move into the store, so writing, exporting or comparing them here is refused
-        (InputError naming `where`)."""
+    def in_store(self, name: str, where: str = "label", *, read: bool = False) -> LabelSchema:
+        """The schema called `name` if its labels may be written here (or, with `read`,
+        exported and compared): the When2Call schemas' labels are still recorded in their own
+        table (`verdict`) until they move into the store; CriticTool's live in the store, and
+        are written by its own screen and judge runs (InputError naming `where`)."""
         schema = self.get(name)
+        if schema.builtin and read and schema.name == CRITICTOOL.name:
+            return schema
+        if schema.builtin and schema.name == CRITICTOOL.name:
+            raise InputError(
+                where,
+                f"{name!r} is a built-in schema: its labels are recorded on the CriticTool "
+                "screen (w2c tui, then the dataset) and by CriticTool judge runs; "
+                "`w2c labels export --schema` and `w2c agreement --schema` read them",
+            )
         if schema.builtin:
             raise InputError(
                 where,
-                f"{name!r} is a built-in schema: its labels are recorded by the review and "
-                "CriticTool screens and `w2c labels import|export` and `w2c agreement` "
-                "(without --schema) for now",
+                f"{name!r} is a built-in schema: its labels are recorded by the review "
+                "screen and `w2c labels import|export` and `w2c agreement` (without --schema) "
+                "for now",
             )
         return schema
 
@@ -126,6 +136,6 @@ class SchemaService:
     def export(self, schema: str, dataset: str | None = None, fmt: str = "csv") -> str:
         """The current answers of `schema` as the CSV `import_file` reads (`fmt="csv"`) or as
         JSON lines with the same fields (`fmt="jsonl"`)."""
-        found = self.in_store(schema, "--schema")
+        found = self.in_store(schema, "--schema", read=True)
         answers = self._store.schema_reads.answers(schema, dataset)
         return answers_csv(found, answers) if fmt == "csv" else answers_jsonl(found, answers)

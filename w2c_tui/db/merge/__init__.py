@@ -20,7 +20,6 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError
 
 from w2c_tui.db.merge.base import Conflict, Counts, Merger, Source
-from w2c_tui.db.merge.critic import merge_critic_labels
 from w2c_tui.db.merge.read import read_source
 from w2c_tui.db.merge.schema_labels import merge_label_schemas, merge_schema_labels
 from w2c_tui.db.merge.team import merge_assignments, merge_guidelines
@@ -49,7 +48,6 @@ def merge_files(engine: Engine, paths: Sequence[Path], *, dry_run: bool = False)
             merger.map_raters()
             merge_guidelines(merger)
             merge_verdicts(merger)
-            merge_critic_labels(merger)
             merge_label_schemas(merger)
             merge_schema_labels(merger)
             merger.flags_and_notes()

@@ -73,7 +73,6 @@ class Source:
     guideline_seen: list[dict[str, Any]] = field(default_factory=list)
     plans: list[dict[str, Any]] = field(default_factory=list)
     assignments: list[dict[str, Any]] = field(default_factory=list)
-    critic_labels: list[dict[str, Any]] = field(default_factory=list)
     label_schemas: dict[str, str] = field(default_factory=dict)
     """Label schema name → the TOML it was added from."""
     schema_labels: list[dict[str, Any]] = field(default_factory=list)
@@ -107,8 +106,6 @@ class Counts:
     source: str
     verdicts: int = 0
     verdicts_known: int = 0
-    critic_labels: int = 0
-    critic_labels_known: int = 0
     schemas: int = 0
     """Label schemas added or grown."""
     schema_labels: int = 0
@@ -143,7 +140,7 @@ class Merger:
 
     def check_datasets(self) -> None:
         """Every dataset the source has work in must be in the target with the same items."""
-        labelled = (*self.src.verdicts, *self.src.critic_labels, *self.src.schema_labels)
+        labelled = (*self.src.verdicts, *self.src.schema_labels)
         used = {v["dataset"] for v in labelled} | {
             r["dataset"] for r in (*self.src.flags, *self.src.notes, *self.src.assignments)
         }

@@ -1,6 +1,6 @@
 """Reading another w2c database for `w2c merge`: what people made there, keyed by identity
-(When2Call verdicts, CriticTool labels, label schemas and their answers, flags, notes,
-guidelines, assignments).
+(When2Call verdicts, label schemas and the answers of every schema, CriticTool's included,
+flags, notes, guidelines, assignments).
 
 Nothing here uses the source's row ids as identities: items are known by uuid, raters by their
 key, target models by name, responses by (item, model, text), datasets by name and content.
@@ -23,7 +23,6 @@ from sqlalchemy.pool import NullPool
 from sqlmodel import select
 
 from w2c_tui.db.merge.base import PEOPLE, ResponseKey, Source, item_fingerprint
-from w2c_tui.db.merge.critic import read_critic_labels
 from w2c_tui.db.merge.schema_labels import read_schema_labels
 from w2c_tui.db.migrate import check_known, head_revision, upgrade
 from w2c_tui.db.tables import (
@@ -143,7 +142,6 @@ def read_source(path: Path) -> Source:
         }
         guidelines = {r.id: r for r in rows(select(GuidelineRow))}
         _read_verdicts(source, rows, raters, items, models, responses, guidelines)
-        read_critic_labels(source, rows, raters, items, responses)
         read_schema_labels(source, rows, raters, items, responses, guidelines)
         for table, into in ((QAFlagRow, source.flags), (NoteRow, source.notes)):
             for row in rows(select(table).where(table.rater_id.in_(list(raters)))):  # type: ignore[attr-defined]

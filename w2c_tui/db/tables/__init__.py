@@ -1,6 +1,7 @@
 """SQLModel tables of the annotation store (see docs/schema.md), one module per concern:
 `core` (datasets, items, target models, responses, raters, runs, imports), `labels` (verdicts,
-CriticTool labels, flags, notes), `schema_labels` (label schemas and their answers), `critic`
+flags, notes), `schema_labels` (label schemas and the answers of every schema, CriticTool's
+included), `critic`
 (CriticTool samples and predictions) and `team` (assignments, guidelines, review places,
 roles, invitations). Importing this package imports every one of them, so
 `SQLModel.metadata` holds every table (Alembic compares against it)."""
@@ -21,7 +22,6 @@ from w2c_tui.db.tables.core import (
 from w2c_tui.db.tables.critic import CriticPredictionRow, CriticSampleRow
 from w2c_tui.db.tables.labels import (
     CURRENT_VERDICT_UNIT,
-    CriticLabelRow,
     NoteRow,
     QAFlagRow,
     VerdictRow,
@@ -42,7 +42,6 @@ __all__ = [
     "CURRENT_VERDICT_UNIT",
     "AssignmentPlanRow",
     "AssignmentRow",
-    "CriticLabelRow",
     "CriticPredictionRow",
     "CriticSampleRow",
     "DatasetRow",

@@ -1,5 +1,5 @@
-"""The tables of labels: verdicts (When2Call labels, judges' readings, adjudications), CriticTool
-labels, checklist flags and notes. An edit adds a row; the one it supersedes stays as history."""
+"""The tables of labels: verdicts (When2Call labels, judges' readings, adjudications),
+checklist flags and notes. An edit adds a row; the one it supersedes stays as history."""
 
 from __future__ import annotations
 
@@ -72,30 +72,4 @@ class NoteRow(SQLModel, table=True):
     item_id: int = Field(foreign_key="item.id")
     rater_id: int = Field(foreign_key="rater.id")
     text: str = Field(sa_column=Column(Text, nullable=False))
-    created_at: datetime = Field(default_factory=utcnow)
-
-
-class CriticLabelRow(SQLModel, table=True):
-    """A rater's answers on one CriticTool unit (a sample's item, and the response holding the
-    prediction judged, if any); an edit adds a row that supersedes the earlier one."""
-
-    __tablename__ = "critic_label"
-    __table_args__ = (
-        Index("ix_critic_label_item", "item_id", "is_current"),
-        one_current(
-            "uq_critic_label_current", "rater_id", "item_id", func.coalesce(text("response_id"), 0)
-        ),
-    )
-    id: int | None = Field(default=None, primary_key=True)
-    rater_id: int = Field(foreign_key="rater.id")
-    item_id: int = Field(foreign_key="item.id")
-    response_id: int | None = Field(default=None, foreign_key="response.id")
-    answers_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))
-    """domain.critictool_labels.CriticLabel.to_json(); '{}' withdraws the label."""
-    source: str | None = None
-    seen: str | None = None
-    raw: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
-    """A judge's reply (every turn, the repair turn included); NULL for people."""
-    supersedes_id: int | None = Field(default=None, foreign_key="critic_label.id")
-    is_current: bool = True
     created_at: datetime = Field(default_factory=utcnow)

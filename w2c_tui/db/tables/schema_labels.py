@@ -57,6 +57,9 @@ class LabelRow(SQLModel, table=True):
     source: str | None = None
     seen: str | None = None
     guideline_id: int | None = Field(default=None, foreign_key="guideline.id")
+    raw: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    """A judge's reply that gave this answer (every row of its reading holds it); NULL for
+    people."""
     supersedes_id: int | None = Field(default=None, foreign_key="label.id")
     is_current: bool = True
     created_at: datetime = Field(default_factory=utcnow)

@@ -5,8 +5,8 @@ that prediction's replies. The judge is asked exactly the questions the label fo
 that unit (`domain/critictool_labels.py`): error in the step under review (yes/no), which
 error (the six categories), the expected policy after an environment failure (external
 samples); with a prediction, whether its critique, its corrected call's tool and args are right,
-and which policy it followed (external). Its answers become `critic_label` rows of the judge's
-rater, so they meet the humans and the model's self-critique in the agreement engine.
+and which policy it followed (external). Its answers become answers of the `critictool` schema
+by the judge's rater, so they meet the humans and the model's self-critique in the agreement engine.
 
 Like a blind annotator, the judge never sees the gold next step, the injected error type or the
 model's name: the detect and category answers rest on the trajectory alone, the answers about
