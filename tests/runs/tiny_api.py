@@ -11,7 +11,7 @@ from w2c_tui.runs.api.executor import OpenAIExecutor
 
 MODEL = "tiny-gpt2"
 """The name the tiny GPT-2 is served under."""
-SLOW_S = 1.5
+SLOW_S = 5.0
 """How long a `[[fault:slow:N]]` request waits (longer than the fault tests' timeout)."""
 
 
