@@ -124,7 +124,8 @@ def everything_stored(url: str) -> str:
 @contextmanager
 def write_lock_held(url: str) -> Iterator[None]:
     """Another connection holds the write lock of the store (reads still go through):
-    SQLite's reserved lock (BEGIN IMMEDIATE), PostgreSQL's EXCLUSIVE lock on the verdict table."""
+    SQLite's reserved lock (BEGIN IMMEDIATE), PostgreSQL's EXCLUSIVE lock on the tables labels
+    are written to (verdict, label)."""
     engine = create_engine(url, poolclass=NullPool, isolation_level="AUTOCOMMIT")
     try:
         with engine.connect() as connection:
@@ -132,7 +133,7 @@ def write_lock_held(url: str) -> Iterator[None]:
                 connection.exec_driver_sql("BEGIN IMMEDIATE")
             else:
                 connection.exec_driver_sql("BEGIN")
-                connection.exec_driver_sql("LOCK TABLE verdict IN EXCLUSIVE MODE")
+                connection.exec_driver_sql("LOCK TABLE verdict, label IN EXCLUSIVE MODE")
             try:
                 yield
             finally:

@@ -140,8 +140,10 @@ class CriticLabelStore:
         *,
         seen: Seen | None = None,
         source: str = "tui",
+        deadline_s: float = 10.0,
     ) -> bool:
-        """Record `label` (an empty one withdraws); False when it is what the unit has."""
+        """Record `label` (an empty one withdraws); False when it is what the unit has. A busy
+        database is retried until `deadline_s` (then WriteError)."""
         wanted = label.answers()
 
         def write() -> bool:
@@ -154,7 +156,7 @@ class CriticLabelStore:
                 unit = Unit(item_id, response_id)
                 return _record(session, rater_id, unit, values, source=source, seen=seen) > 0
 
-        return retry_write(write, deadline_s=10.0)
+        return retry_write(write, deadline_s=deadline_s)
 
     def history(self, rater_id: int, item_id: int, response_id: int | None) -> list[CriticLabel]:
         """Every answer set the rater recorded on the unit, oldest first."""

@@ -126,6 +126,7 @@ class SchemaLabelStore:
         *,
         seen: Seen | None = None,
         source: str = "tui",
+        deadline_s: float = 10.0,
     ) -> int:
         """Record an annotator's answers on one unit in one transaction (None withdraws an
         answer; a question not named is left as it is); how many answers changed."""
@@ -150,4 +151,4 @@ class SchemaLabelStore:
                     for name, value in checked.items()
                 )
 
-        return retry_write(write, deadline_s=10.0)
+        return retry_write(write, deadline_s=deadline_s)

@@ -81,10 +81,19 @@ class CriticReviewService:
         """The annotator's answers on the unit."""
         return self._store.critic_labels.current(rater_id, unit.item_id, unit.response_id)
 
-    def save(self, rater_id: int, unit: CriticUnit, label: CriticLabel, seen: Seen) -> bool:
-        """Record the answers now (False: nothing changed)."""
+    def save(
+        self,
+        rater_id: int,
+        unit: CriticUnit,
+        label: CriticLabel,
+        seen: Seen,
+        *,
+        deadline_s: float = 10.0,
+    ) -> bool:
+        """Record the answers now (False: nothing changed); a busy database is retried until
+        `deadline_s`, then WriteError says why they were not saved."""
         return self._store.critic_labels.set_label(
-            rater_id, unit.item_id, unit.response_id, label, seen=seen
+            rater_id, unit.item_id, unit.response_id, label, seen=seen, deadline_s=deadline_s
         )
 
     def undo(self, rater_id: int, unit: CriticUnit) -> CriticLabel | None:

@@ -88,11 +88,12 @@ class SchemaService:
         answers: dict[str, str | None],
         *,
         seen: Seen | None = None,
+        deadline_s: float = 10.0,
     ) -> int:
         """Record the annotator's answers on `unit` (committed when this returns); how many
-        answers changed."""
+        answers changed. A busy database is retried until `deadline_s`, then WriteError."""
         return self._store.schema_labels.set_answers(
-            annotator, self.in_store(schema), unit, answers, seen=seen
+            annotator, self.in_store(schema), unit, answers, seen=seen, deadline_s=deadline_s
         )
 
     def answers(self, schema: str, dataset: str | None = None) -> list[UnitAnswers]:

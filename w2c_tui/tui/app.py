@@ -18,6 +18,7 @@ from w2c_tui.config import Settings, save_annotator
 from w2c_tui.tui.screens.dialogs import AnnotatorDialog
 from w2c_tui.tui.screens.review import ReviewScreen
 from w2c_tui.tui.terminal_guard import CONTROL_FILTER
+from w2c_tui.tui.unsaved_answers import KeepsUnsaved
 
 if TYPE_CHECKING:
     from w2c_tui.lost_labels import LostLabel
@@ -222,21 +223,21 @@ class W2CApp(App[None]):
 
     # ---- labels not saved yet ----------------------------------------------------------------
 
-    def _unsaved_screens(self) -> list[ReviewScreen]:
+    def _unsaved_screens(self) -> list[KeepsUnsaved]:
+        """The screens holding a label the database has not taken (review, schema and
+        CriticTool screens alike)."""
         return [
             screen
             for screen in self.screen_stack
-            if isinstance(screen, ReviewScreen) and screen.state.unsaved is not None
+            if isinstance(screen, KeepsUnsaved) and screen.unsaved_labels()
         ]
 
     def _take_unsaved(self) -> list[LostLabel]:
         """Every label not saved yet, taken off its screen (to be written to the log)."""
         lost = []
         for screen in self._unsaved_screens():
-            label = screen.state.labels.lost_label()
-            screen.state.labels.unsaved = None
-            if label is not None:
-                lost.append(label)
+            lost += screen.unsaved_labels()
+            screen.drop_unsaved()
         return lost
 
     def lost(self, labels: Sequence[LostLabel], why: str, *, unasked: bool = False) -> None:
@@ -266,10 +267,10 @@ class W2CApp(App[None]):
 
         def try_save() -> list[LostLabel]:
             for screen in screens:
-                screen.retry.now(SAVE_WAIT_S)  # in the background; asked again until saved
-            return [lost for s in screens if (lost := s.state.labels.lost_label()) is not None]
+                screen.save_unsaved_now(SAVE_WAIT_S)  # in the background; asked until saved
+            return [lost for s in screens for lost in s.unsaved_labels()]
 
-        labels = [lost for s in screens if (lost := s.state.labels.lost_label()) is not None]
+        labels = [lost for s in screens for lost in s.unsaved_labels()]
         self.push_screen(UnsavedQuitDialog(labels, try_save), self._quit_choice)
         return True
 

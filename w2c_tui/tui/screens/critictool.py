@@ -1,13 +1,16 @@
 """The CriticTool review screen: a trajectory on the left, the label's questions on the right.
 
 Each digit answers the current question and is saved at once (so nothing is lost by moving
-on); `u` undoes the last change (saved too). In blind mode the error type, the gold and the
+on); `u` undoes the last change (saved too). Answers the database refuses stay on screen marked
+NOT SAVED and are tried again until saved; meanwhile the screen does not move on and reveals
+nothing (`tui.unsaved_answers`). In blind mode the error type, the gold and the
 model stay hidden until the blind questions (error, category, expected policy) are answered
 and saved; then the model's questions follow with everything on screen.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from rich.table import Table
@@ -26,8 +29,10 @@ from w2c_tui.domain.critictool_labels import (
     options,
 )
 from w2c_tui.domain.team import Seen
+from w2c_tui.lost_labels import LostLabel
 from w2c_tui.tui.screens.dialogs import NoteDialog
 from w2c_tui.tui.screens.help import KeysDialog
+from w2c_tui.tui.unsaved_answers import AnswerSaver
 from w2c_tui.tui.widgets.trajectory import TrajectoryView
 
 if TYPE_CHECKING:
@@ -56,6 +61,7 @@ CRITIC_BINDINGS: list[Binding] = [
     Binding("a", "agreement", "agree", id="critic-agreement"),
     Binding("R", "runs", "runs", id="critic-runs"),
     Binding("escape,d", "back", "back", id="critic-back"),
+    Binding("ctrl+s", "save_now", "save again", id="critic-save", show=False),
     Binding("question_mark", "help", "help", id="critic-help"),
 ]
 
@@ -81,8 +87,9 @@ CRITIC_HELP: list[tuple[str, str]] = [
         "labels), watch them; new predictions appear here on return",
     ),
     ("Esc d", "back"),
+    ("ctrl+s", "try answers the database refused again now (also every few seconds)"),
     ("?", "this help"),
-    ("q", "quit (every answer is already saved)"),
+    ("q", "quit (every answer is saved at once; one the database refused is asked about)"),
 ]
 
 
@@ -110,6 +117,7 @@ class CriticReviewScreen(Screen[None]):
         """Units whose gold and model were on screen: an undo does not make them blind again."""
         self.index = 0
         self.form = self._form(self.unit)
+        self.saver = AnswerSaver(self, self.render_all)
 
     @property
     def unit(self) -> CriticUnit:
@@ -124,6 +132,7 @@ class CriticReviewScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.saver.start()
         self.render_all()
 
     def _form(self, unit: CriticUnit) -> CriticLabelForm:
@@ -140,7 +149,8 @@ class CriticReviewScreen(Screen[None]):
         """Gold and the model are hidden now (blind, the blind part not yet saved, and not
         shown before on this visit)."""
         key = (self.unit.item_id, self.unit.response_id)
-        return self.blind and not self.form.blind_done and key not in self.revealed
+        held = not self.form.blind_done or self.saver.unsaved  # shown once saved
+        return self.blind and held and key not in self.revealed
 
     def render_all(self) -> None:
         """Head, trajectory and form for the current unit."""
@@ -160,6 +170,8 @@ class CriticReviewScreen(Screen[None]):
         head.append(f"CriticTool · {self.opened.name} · ", "bold")
         head.append(f"{self.index + 1}/{len(self.opened.units)} · {self.annotator} · ")
         head.append(f"blind {'on' if self.blind else 'off'} · your label: {done}")
+        if self.saver.unsaved:
+            head.append("  NOT SAVED (ctrl+s)", "bold white on red")
         self.query_one("#critic-head", Static).update(head)
 
     def _render_form(self) -> None:
@@ -188,12 +200,51 @@ class CriticReviewScreen(Screen[None]):
 
         self.query_one("#critic-form", Static).update(Group(table, Text(""), body))
 
-    def _save(self) -> None:
+    def _save(self) -> bool:
+        """Commit the answers on screen; False when the database did not take them (they
+        stay on screen and are tried again)."""
         seen = Seen.BLIND if self.hidden else (Seen.GOLD if self.blind else Seen.OPEN)
-        self.services.critic_review.save(self.rater_id, self.unit, self.form.label, seen)
+        unit, form, review = self.unit, self.form, self.services.critic_review
+
+        def write(wait_s: float) -> None:
+            review.save(self.rater_id, unit, form.label, seen, deadline_s=wait_s)
+
+        def describe(reason: str, entered_at: datetime) -> LostLabel:
+            where = "sample"
+            if unit.prediction is not None:
+                where = f"response {unit.response_id} (model {unit.prediction.target_model})"
+            return LostLabel(
+                self.annotator, self.opened.name, unit.sample.sample_id,
+                f"critictool: {where}", form.label.to_json(), entered_at, reason,
+            )  # fmt: skip
+
+        return self.saver.save(write, describe)
+
+    def on_unmount(self) -> None:
+        self.saver.closing()
+
+    def unsaved_labels(self) -> list[LostLabel]:
+        """The answers not saved yet (the app asks before quitting)."""
+        return self.saver.lost()
+
+    def save_unsaved_now(self, wait_s: float) -> None:
+        """Try the unsaved answers again now, in the background."""
+        self.saver.now(wait_s)
+
+    def drop_unsaved(self) -> None:
+        """Forget the unsaved answers (written to the unsaved-labels log by the app)."""
+        self.saver.pending = None
+
+    def action_save_now(self) -> None:
+        """ctrl+s: try the unsaved answers again now."""
+        if self.saver.unsaved:
+            self.notify("Trying again…")
+            self.saver.now()
 
     def action_answer(self, number: int) -> None:
         """Answer the current question with choice `number`; saved before anything else."""
+        if self.hidden and self.form.blind_done and self.saver.blocked():
+            return  # the model's questions wait until the blind answers are saved
         was_hidden = self.hidden
         if not self.form.press(str(number)):
             self.app.bell()
@@ -207,6 +258,8 @@ class CriticReviewScreen(Screen[None]):
         """Back to the answers before the last change (saved)."""
         if self.form.undo():
             self._save()
+        elif self.saver.blocked():
+            return
         else:  # nothing this visit: the stored history's previous answers
             previous = self.services.critic_review.undo(self.rater_id, self.unit)
             if previous is None:
@@ -227,6 +280,8 @@ class CriticReviewScreen(Screen[None]):
         self.app.push_screen(NoteDialog(self.form.label.note or ""), save)
 
     def _go(self, index: int) -> None:
+        if self.saver.blocked():
+            return
         self.index = index
         self.form = self._form(self.unit)
         self.render_all()
@@ -248,7 +303,9 @@ class CriticReviewScreen(Screen[None]):
         self.notify("Every trajectory of this dataset has your complete label.")
 
     def action_toggle_blind(self) -> None:
-        """Blind mode on / off."""
+        """Blind mode on / off (not while answers are unsaved)."""
+        if self.saver.blocked():
+            return
         self.blind = not self.blind
         self.form = self._form(self.unit)
         self.render_all()
@@ -266,6 +323,8 @@ class CriticReviewScreen(Screen[None]):
     def action_runs(self) -> None:
         """The runs panel; on return the dataset is read again (a run may have added
         predictions, which are units of their own), staying on the same trajectory."""
+        if self.saver.blocked():
+            return
         from w2c_tui.tui.screens.runs import RunsScreen
 
         def back(_: object) -> None:
@@ -277,7 +336,9 @@ class CriticReviewScreen(Screen[None]):
         self.app.push_screen(RunsScreen(self.services, self.opened.name), back)
 
     def action_back(self) -> None:
-        """Leave the screen."""
+        """Leave the screen (not while answers are unsaved)."""
+        if self.saver.blocked():
+            return
         self.dismiss(None)
 
     def action_help(self) -> None:

@@ -4,12 +4,15 @@ The option keys (1–9 unless the schema names others) answer the current questi
 question takes an Input (Enter saves). Every answer is saved at once, so a complete label is in
 the database before the screen moves to the next unit, which it then does by itself. `u` or
 Backspace undoes the last change (saved too; on a fresh unit it goes back to the previous one).
+An answer the database refuses stays on screen marked NOT SAVED and is tried again until it is
+saved; meanwhile the screen does not move on (`tui.unsaved_answers`).
 In blind mode the fields the schema hides stay off the screen until the blind questions are
 answered and saved. The form's logic lives in `domain.schema_form.SchemaForm`.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from rich.console import Group
@@ -26,6 +29,8 @@ from w2c_tui.domain.schema_form import SchemaForm
 from w2c_tui.domain.schema_labels import SchemaUnit, Unit
 from w2c_tui.domain.schemas import QuestionKind
 from w2c_tui.domain.team import Seen, annotator_key
+from w2c_tui.lost_labels import LostLabel
+from w2c_tui.tui.unsaved_answers import AnswerSaver
 
 if TYPE_CHECKING:
     from w2c_tui.services import Services
@@ -37,6 +42,7 @@ SCHEMA_BINDINGS: list[Binding] = [
     Binding("j,n,down", "move(1)", "next", id="schema-next"),
     Binding("k,p,up", "move(-1)", "prev", id="schema-prev"),
     Binding("b", "toggle_blind", "blind", id="schema-blind"),
+    Binding("ctrl+s", "save_now", "save again", id="schema-save", show=False),
     Binding("escape", "back", "back", id="schema-back"),
 ]
 
@@ -79,6 +85,7 @@ class SchemaLabelScreen(Screen[None]):
         """The forms of the units visited (their undo stacks live as long as the screen)."""
         self.trail: list[int] = []
         """Units left because their label was complete, latest last (undo goes back to them)."""
+        self.saver = AnswerSaver(self, self.render_all)
 
     def _ordered(self) -> list[SchemaUnit]:
         """The units in file order, or, while blind, in this annotator's own shuffled order
@@ -104,8 +111,9 @@ class SchemaLabelScreen(Screen[None]):
 
     @property
     def hidden(self) -> bool:
-        """The schema's hidden fields are off the screen now."""
-        return self.blind and not self.form.blind_done
+        """The schema's hidden fields are off the screen now (also while the blind answers
+        are not saved: nothing is revealed before the database holds them)."""
+        return self.blind and (not self.form.blind_done or self.saver.unsaved)
 
     def compose(self) -> ComposeResult:
         yield Static("", id="schema-head")
@@ -117,6 +125,7 @@ class SchemaLabelScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.saver.start()
         self.render_all()
 
     def render_all(self) -> None:
@@ -124,13 +133,14 @@ class SchemaLabelScreen(Screen[None]):
         form, unit = self.form, self.unit
         state = "complete" if form.complete else "open"
         order = "your blind order" if self.blind else "file order"
-        self.query_one("#schema-head", Static).update(
-            Text(
-                f"{self.schema.title} · {self.dataset} · #{self.index + 1}/{len(self.units)} "
-                f"{order} · {self.annotator} · blind {'on' if self.blind else 'off'} · "
-                f"your label: {state}"
-            )
+        head = Text(
+            f"{self.schema.title} · {self.dataset} · #{self.index + 1}/{len(self.units)} "
+            f"{order} · {self.annotator} · blind {'on' if self.blind else 'off'} · "
+            f"your label: {state}"
         )
+        if self.saver.unsaved:
+            head.append("  NOT SAVED (ctrl+s)", "bold white on red")
+        self.query_one("#schema-head", Static).update(head)
         body = Text()
         if self.hidden:
             body.append("item id shown once the blind questions are saved\n", "dim")
@@ -183,7 +193,9 @@ class SchemaLabelScreen(Screen[None]):
             style = "bold reverse" if question is current else ""
             table.add_row(Text(question.name, style), Text(shown, "bold"))
         body = Text()
-        if current is None:
+        if current is None and self.saver.unsaved:
+            body.append("Label complete, NOT SAVED yet: tried again every few seconds.\n", "red")
+        elif current is None:
             body.append("Label complete and saved.\n", "green")
         else:
             body.append(f"{current.title}\n", "bold")
@@ -199,15 +211,54 @@ class SchemaLabelScreen(Screen[None]):
         """What the annotator has seen of the unit now, before an answer changes that."""
         return Seen.BLIND if self.hidden else (Seen.GOLD if self.blind else Seen.OPEN)
 
-    def _save(self, seen: Seen) -> None:
-        """Commit the unit's answers (before anything moves on), made having seen `seen`."""
-        self.services.schemas.label(
-            self.annotator, self.schema.name, self.unit.unit, self.form.stored(), seen=seen
-        )
+    def _save(self, seen: Seen) -> bool:
+        """Commit the unit's answers (before anything moves on), made having seen `seen`;
+        False when the database did not take them (they stay on screen, tried again)."""
+        unit, form, schema = self.unit, self.form, self.schema.name
+
+        def write(wait_s: float) -> None:
+            self.services.schemas.label(
+                self.annotator, schema, unit.unit, form.stored(), seen=seen, deadline_s=wait_s
+            )
+
+        def describe(reason: str, entered_at: datetime) -> LostLabel:
+            where = f"response {unit.unit.response_id}" if unit.unit.response_id else "item"
+            if unit.target_model:
+                where += f" (model {unit.target_model})"
+            answers = "; ".join(f"{q}={v or '(cleared)'}" for q, v in form.stored().items())
+            return LostLabel(
+                self.annotator, self.dataset, unit.item_uuid, f"{schema}: {where}",
+                answers or "(cleared)", entered_at, reason,
+            )  # fmt: skip
+
+        return self.saver.save(write, describe)
+
+    def on_unmount(self) -> None:
+        self.saver.closing()
+
+    def unsaved_labels(self) -> list[LostLabel]:
+        """The answers not saved yet (the app asks before quitting)."""
+        return self.saver.lost()
+
+    def save_unsaved_now(self, wait_s: float) -> None:
+        """Try the unsaved answers again now, in the background."""
+        self.saver.now(wait_s)
+
+    def drop_unsaved(self) -> None:
+        """Forget the unsaved answers (written to the unsaved-labels log by the app)."""
+        self.saver.pending = None
+
+    def action_save_now(self) -> None:
+        """ctrl+s: try the unsaved answers again now."""
+        if self.saver.unsaved:
+            self.notify("Trying again…")
+            self.saver.now()
 
     def _answered(self, seen: Seen) -> None:
         """Saved; on a complete label, on to the next unit."""
-        self._save(seen)
+        if not self._save(seen):
+            self.render_all()
+            return
         if self.form.complete and self.index + 1 < len(self.units):
             self.trail.append(self.index)
             self.index += 1
@@ -216,7 +267,10 @@ class SchemaLabelScreen(Screen[None]):
         self.render_all()
 
     def action_pick(self, key: str) -> None:
-        """Answer the current question with the option whose key is `key`."""
+        """Answer the current question with the option whose key is `key` (not the questions
+        after the blind part while the blind answers wait to be saved)."""
+        if self.hidden and self.form.blind_done and self.saver.blocked():
+            return
         seen = self._seen()
         if not self.form.press(key):
             self.app.bell()
@@ -246,6 +300,8 @@ class SchemaLabelScreen(Screen[None]):
         """Back one change on this unit, or to the unit left last and its last change."""
         seen = self._seen()
         if not self.form.undo():
+            if self.saver.blocked():
+                return
             if not self.trail:
                 self.notify("Nothing to undo.")
                 return
@@ -258,14 +314,18 @@ class SchemaLabelScreen(Screen[None]):
         self.render_all()
 
     def action_move(self, step: int) -> None:
-        """Next / previous unit (every answer is already saved)."""
+        """Next / previous unit (every answer is already saved; refused while one is not)."""
+        if self.saver.blocked():
+            return
         index = self.index + step
         if 0 <= index < len(self.units):
             self.index = index
             self.render_all()
 
     def action_toggle_blind(self) -> None:
-        """Blind mode on / off."""
+        """Blind mode on / off (not while answers are unsaved: it changes what was seen)."""
+        if self.saver.blocked():
+            return
         here = self.unit.unit
         self.blind = not self.blind
         for form in self.forms.values():
@@ -276,5 +336,7 @@ class SchemaLabelScreen(Screen[None]):
         self.render_all()
 
     def action_back(self) -> None:
-        """Leave the screen."""
+        """Leave the screen (not while answers are unsaved)."""
+        if self.saver.blocked():
+            return
         self.dismiss(None)
