@@ -144,25 +144,27 @@ CRITIC = (
 )
 
 
-def critic_laptop(path: Path, who: str, categories: list[str], undo_first: bool = False) -> Path:
+def critictool_laptop(
+    path: Path, who: str, categories: list[str], undo_first: bool = False
+) -> Path:
     """A per-annotator database with the CriticTool fixture and `who`'s labels on the first
     predictions (one edited first, so history travels too)."""
-    from w2c_tui.domain.critictool_labels import CriticLabel, ErrorCategory
+    from w2c_tui.domain.critictool_labels import CriticToolLabel, ErrorCategory
 
     svc = open_services(f"sqlite:///{path}")
     try:
-        svc.critic.import_file(CRITIC, dataset="ct", target_model="tiny")
-        review = svc.critic_review
+        svc.critictool.import_file(CRITIC, dataset="ct", target_model="tiny")
+        review = svc.critictool_review
         rater = review.rater(who)
         units = review.open("ct").units
         for unit, category in zip(units, categories, strict=False):
             cat = ErrorCategory(category)
             if undo_first:
-                first = CriticLabel(error=True, category=ErrorCategory.TOOL_SELECT)
-                svc.store.critic_labels.set_label(rater, unit.item_id, unit.response_id, first)
+                first = CriticToolLabel(error=True, category=ErrorCategory.TOOL_SELECT)
+                svc.store.critictool_labels.set_label(rater, unit.item_id, unit.response_id, first)
                 undo_first = False
-            label = CriticLabel(error=cat is not ErrorCategory.NONE, category=cat)
-            svc.store.critic_labels.set_label(rater, unit.item_id, unit.response_id, label)
+            label = CriticToolLabel(error=cat is not ErrorCategory.NONE, category=cat)
+            svc.store.critictool_labels.set_label(rater, unit.item_id, unit.response_id, label)
     finally:
         svc.close()
     return path
@@ -171,25 +173,27 @@ def critic_laptop(path: Path, who: str, categories: list[str], undo_first: bool 
 def test_critictool_labels_merge_with_history_once_and_conflicts_reported(
     services: Services, tmp_path: Path
 ) -> None:
-    ann = critic_laptop(
+    ann = critictool_laptop(
         tmp_path / "ann.db", "ann", ["parameters_value_error", "none"], undo_first=True
     )
-    ben = critic_laptop(tmp_path / "ben.db", "ben", ["parameters_value_error", "tool_select_error"])
-    services.critic.import_file(CRITIC, dataset="ct", target_model="tiny")
+    ben = critictool_laptop(
+        tmp_path / "ben.db", "ben", ["parameters_value_error", "tool_select_error"]
+    )
+    services.critictool.import_file(CRITIC, dataset="ct", target_model="tiny")
 
     code, out, err = w2c(services.url, "merge", str(ann), str(ben), "--json")
     assert code == 0, err
     first = json.loads(out)["sources"]
     # answers, one per question a write set: ann 2 + 1 (the edit) + 2, ben 2 + 2
     assert [(s["schema_labels"], s["schema_labels_known"]) for s in first] == [(5, 0), (4, 0)]
-    ratings = services.critic_review.ratings("ct")
+    ratings = services.critictool_review.ratings("ct")
     current = {(r.rater.name, r.item_id, r.response_id): r.label for r in ratings}
     assert len(current) == 4
     assert {d.name: d.n_human_labels for d in services.datasets.all()}["ct"] == 4
-    units = services.critic_review.open("ct").units
+    units = services.critictool_review.open("ct").units
     unit = units[0]
-    ann_id = services.critic_review.rater("ann")
-    history = services.store.critic_labels.history(ann_id, unit.item_id, unit.response_id)
+    ann_id = services.critictool_review.rater("ann")
+    history = services.store.critictool_labels.history(ann_id, unit.item_id, unit.response_id)
     assert [h.category.value for h in history if h.category] == [
         "tool_select_error",
         "parameters_value_error",
@@ -197,21 +201,21 @@ def test_critictool_labels_merge_with_history_once_and_conflicts_reported(
     assert current[("ann", unit.item_id, unit.response_id)].category.value == (  # type: ignore[union-attr]
         "parameters_value_error"
     )
-    agreement = {a.label: a for a in services.critic_agreement.compute("ct")}
+    agreement = {a.label: a for a in services.critictool_agreement.compute("ct")}
     assert ("ann", "ben") in {(p.a, p.b) for p in agreement["category"].pairs}
 
     code, out, err = w2c(services.url, "merge", str(ann), str(ben), "--json")  # again
     again = json.loads(out)["sources"]
     assert [(s["schema_labels"], s["schema_labels_known"]) for s in again] == [(0, 5), (0, 4)]
-    assert len(services.critic_review.ratings("ct")) == 4
+    assert len(services.critictool_review.ratings("ct")) == 4
 
-    later = critic_laptop(tmp_path / "ann2.db", "ann", ["environment_error"])
+    later = critictool_laptop(tmp_path / "ann2.db", "ann", ["environment_error"])
     code, out, err = w2c(services.url, "merge", str(later))
     assert code == 0, err
     assert "conflict: ann on" in out and "environment_error" in out, out
     current = {
         (r.rater.name, r.item_id, r.response_id): r.label
-        for r in services.critic_review.ratings("ct")
+        for r in services.critictool_review.ratings("ct")
     }
     assert current[("ann", unit.item_id, unit.response_id)].category.value == "environment_error"  # type: ignore[union-attr]
     assert len(current) == 4

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from w2c_tui.domain.critictool_labels import (
-    CriticLabel,
-    CriticLabelForm,
+    CriticToolLabel,
+    CriticToolLabelForm,
     ErrorCategory,
     Policy,
     Question,
@@ -23,7 +23,7 @@ CT = Path(__file__).resolve().parents[1] / "io" / "fixtures" / "critictool"
 
 
 def test_internal_questions_and_keys() -> None:
-    form = CriticLabelForm(source="internal", has_model=True)
+    form = CriticToolLabelForm(source="internal", has_model=True)
     assert form.questions() == [
         Question.ERROR,
         Question.CATEGORY,
@@ -40,7 +40,7 @@ def test_internal_questions_and_keys() -> None:
     for key in "122":
         assert form.press(key)
     assert form.complete and not form.press("1")
-    assert form.label == CriticLabel(
+    assert form.label == CriticToolLabel(
         error=True,
         category=ErrorCategory.PARAMETERS_VALUE,
         critique_right=True,
@@ -50,16 +50,16 @@ def test_internal_questions_and_keys() -> None:
 
 
 def test_no_error_answers_the_category() -> None:
-    form = CriticLabelForm(source="internal", has_model=False)
+    form = CriticToolLabelForm(source="internal", has_model=False)
     assert form.press("2")
     assert form.label.category is ErrorCategory.NONE
     assert form.complete
     form.undo()
-    assert form.label == CriticLabel()
+    assert form.label == CriticToolLabel()
 
 
 def test_external_blind_mode_asks_the_model_last() -> None:
-    form = CriticLabelForm(source="external", has_model=True, blind=True)
+    form = CriticToolLabelForm(source="external", has_model=True, blind=True)
     assert form.questions() == list(questions("external", has_model=False))
     for key in "151":  # yes, environment, retry
         form.press(key)
@@ -73,7 +73,7 @@ def test_external_blind_mode_asks_the_model_last() -> None:
 
 
 def test_undo_steps_back_through_every_change() -> None:
-    form = CriticLabelForm(source="internal", has_model=False)
+    form = CriticToolLabelForm(source="internal", has_model=False)
     form.press("1")
     form.press("2")
     form.set_note("  hallucinated tool  ")
@@ -87,17 +87,17 @@ def test_undo_steps_back_through_every_change() -> None:
 
 
 def test_json_round_trip_and_refusals() -> None:
-    label = CriticLabel(
+    label = CriticToolLabel(
         error=True, category=ErrorCategory.ENVIRONMENT, expected_policy=Policy.SKIP, note="n"
     )
-    assert CriticLabel.from_json(label.to_json()) == label
-    assert CriticLabel.from_json("{}") == CriticLabel()
+    assert CriticToolLabel.from_json(label.to_json()) == label
+    assert CriticToolLabel.from_json("{}") == CriticToolLabel()
     with pytest.raises(ValueError, match="unknown CriticTool label field 'colour'"):
-        CriticLabel.from_json('{"colour": "red"}')
+        CriticToolLabel.from_json('{"colour": "red"}')
     with pytest.raises(ValueError, match="category"):
-        CriticLabel.from_json('{"category": "typo"}')
+        CriticToolLabel.from_json('{"category": "typo"}')
     with pytest.raises(ValueError, match="JSON object"):
-        CriticLabel.from_json("[]")
+        CriticToolLabel.from_json("[]")
     assert [v for v, _ in options(Question.ERROR)] == ["yes", "no"]
 
 

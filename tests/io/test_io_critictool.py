@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from w2c_tui.domain.critictool import FINISH_ACTION, CriticFile, ToolParam
+from w2c_tui.domain.critictool import FINISH_ACTION, CriticToolFile, ToolParam
 from w2c_tui.domain.critictool_prompts import ANCHOR, INSTRUCTIONS
 from w2c_tui.io.importers import critictool, detect_kind, read_input
 from w2c_tui.io.importers.critictool import looks_like_critictool, read_critictool
@@ -192,5 +192,5 @@ def test_a_first_record_longer_than_the_head(head: str, expected: bool) -> None:
 def test_the_registry_tells_critictool_files(path: Path) -> None:
     assert detect_kind(path) == "critictool"
     read = read_input(path)
-    assert isinstance(read, CriticFile)
+    assert isinstance(read, CriticToolFile)
     assert read.samples == read_critictool(path).samples

@@ -17,12 +17,12 @@ from fake_server import FakeOpenAI
 from typer.testing import CliRunner
 
 from w2c_tui.cli import app
-from w2c_tui.domain.critictool_labels import CriticLabel, ErrorCategory
+from w2c_tui.domain.critictool_labels import CriticToolLabel, ErrorCategory
 from w2c_tui.domain.labels import RaterKind
 from w2c_tui.domain.runs import Backend, Method, RunConfig, RunStartError, RunStatus
 from w2c_tui.runs.critictool import judge
 from w2c_tui.services import Services
-from w2c_tui.services.critictool_agreement import CriticAgreementService
+from w2c_tui.services.critictool_agreement import CriticToolAgreementService
 
 
 def scripted(tmp_path: Path) -> tuple[Path, list[str]]:
@@ -59,8 +59,8 @@ def judge_config(server: FakeOpenAI, **overrides: object) -> RunConfig:
 def test_a_judge_run_writes_labels_that_meet_the_humans(services: Services, tmp_path: Path) -> None:
     svc = services
     path, ids = scripted(tmp_path)
-    svc.critic.import_file(path, dataset="ct", target_model="tiny")
-    units = svc.critic_review.open("ct", "tiny").units
+    svc.critictool.import_file(path, dataset="ct", target_model="tiny")
+    units = svc.critictool_review.open("ct", "tiny").units
     assert len(units) == len(ids) == 21
     with FakeOpenAI(default_reply=json.dumps(ANSWER)) as server:
         run_id = svc.runs.create(judge_config(server))
@@ -98,20 +98,20 @@ def test_a_judge_run_writes_labels_that_meet_the_humans(services: Services, tmp_
     repairs = [b["messages"][-1]["content"] for b in bodies if b and len(b["messages"]) == 3]
     assert len(repairs) == 2 and all("(not valid JSON)" in r for r in repairs)
     # the judge is a rater like any other: its labels are current rows on the prediction units
-    ratings = [r for r in svc.critic_review.ratings("ct") if r.rater.kind is RaterKind.JUDGE]
+    ratings = [r for r in svc.critictool_review.ratings("ct") if r.rater.kind is RaterKind.JUDGE]
     assert len(ratings) == 20
     assert {(r.item_id, r.response_id) for r in ratings} <= {
         (u.item_id, u.response_id) for u in units
     }
-    human = svc.critic_review.rater("ann")
+    human = svc.critictool_review.rater("ann")
     for unit in units[:5]:
-        svc.store.critic_labels.set_label(
+        svc.store.critictool_labels.set_label(
             human,
             unit.item_id,
             unit.response_id,
-            CriticLabel(error=True, category=ErrorCategory.PARAMETERS_VALUE),
+            CriticToolLabel(error=True, category=ErrorCategory.PARAMETERS_VALUE),
         )
-    agreement = {a.label: a for a in CriticAgreementService(svc.store).compute("ct", "tiny")}
+    agreement = {a.label: a for a in CriticToolAgreementService(svc.store).compute("ct", "tiny")}
     category = agreement["category"]
     assert "judge:fake-model" in category.raters
     pair = {(p.a, p.b): p for p in category.pairs}[("ann", "judge:fake-model")]
@@ -122,18 +122,18 @@ def test_a_judge_run_writes_labels_that_meet_the_humans(services: Services, tmp_
     with FakeOpenAI(default_reply=json.dumps({**ANSWER, "args_right": "yes"})) as server:
         again = svc.runs.execute(svc.runs.create(judge_config(server)))
     assert again.status is RunStatus.DONE
-    ratings = [r for r in svc.critic_review.ratings("ct") if r.rater.kind is RaterKind.JUDGE]
+    ratings = [r for r in svc.critictool_review.ratings("ct") if r.rater.kind is RaterKind.JUDGE]
     assert len(ratings) == 20
     unit = units[0]
     judge_id = ratings[0].rater.id
-    history = svc.store.critic_labels.history(judge_id, unit.item_id, unit.response_id)
+    history = svc.store.critictool_labels.history(judge_id, unit.item_id, unit.response_id)
     assert [h.args_right for h in history] == [False, True]
 
 
 def test_judge_runs_that_cannot_start_say_why(services: Services, tmp_path: Path) -> None:
     svc = services
-    svc.critic.import_file(PREDICTIONS, dataset="ct", target_model="tiny")
-    svc.critic.import_file(DATASET, dataset="plain")
+    svc.critictool.import_file(PREDICTIONS, dataset="ct", target_model="tiny")
+    svc.critictool.import_file(DATASET, dataset="plain")
     with FakeOpenAI() as server:
         with pytest.raises(RunStartError, match=r"give the target model \(--target-model\)"):
             svc.runs.create(judge_config(server, target_model=None))
@@ -153,10 +153,10 @@ def test_judge_runs_that_cannot_start_say_why(services: Services, tmp_path: Path
         asked = [
             s.body["messages"][0]["content"] for s in server.seen if s.body and "messages" in s.body
         ]
-    n = len(svc.critic_review.open("plain").units)
+    n = len(svc.critictool_review.open("plain").units)
     assert (info.status, info.n_done, info.n_error) == (RunStatus.DONE, n, 0)
     assert not any("<AGENT_OUTPUT>" in a or "critique_right" in a for a in asked[1:])
-    ratings = [r for r in svc.critic_review.ratings("plain") if r.rater.kind is RaterKind.JUDGE]
+    ratings = [r for r in svc.critictool_review.ratings("plain") if r.rater.kind is RaterKind.JUDGE]
     assert len(ratings) == n and {r.response_id for r in ratings} == {None}
     assert {r.label.category for r in ratings} == {ErrorCategory.TOOL_SELECT}
 
@@ -167,7 +167,7 @@ def test_a_local_chat_model_judges_with_one_repair_turn(services: Services) -> N
     invented."""
     from tiny_models import cpu_config, tiny_model_dir
 
-    services.critic.import_file(DATASET, dataset="plain")
+    services.critictool.import_file(DATASET, dataset="plain")
     config = cpu_config(
         Method.CRITICTOOL_JUDGE,
         tiny_model_dir("qwen2"),
@@ -191,7 +191,7 @@ def test_a_local_chat_model_judges_with_one_repair_turn(services: Services) -> N
                 is not None
             )
     ratings = [
-        r for r in services.critic_review.ratings("plain") if r.rater.kind is RaterKind.JUDGE
+        r for r in services.critictool_review.ratings("plain") if r.rater.kind is RaterKind.JUDGE
     ]
     assert len(ratings) == info.n_done
     assert services.runs.describe(info.id)["judge_prompt_version"].startswith(
@@ -203,7 +203,7 @@ def test_one_judge_model_under_two_prompts_is_two_columns(
     services: Services, tmp_path: Path
 ) -> None:
     svc = services
-    svc.critic.import_file(PREDICTIONS, dataset="ct", target_model="tiny")
+    svc.critictool.import_file(PREDICTIONS, dataset="ct", target_model="tiny")
     mine = tmp_path / "terse.txt"
     mine.write_text("{trajectory}\n{prediction}\n{questions}\nJSON: {answer_format}", "utf-8")
     other = {**ANSWER, "error": "no", "category": "none"}
@@ -211,7 +211,7 @@ def test_one_judge_model_under_two_prompts_is_two_columns(
         with FakeOpenAI(default_reply=json.dumps(reply)) as server:
             config = judge_config(server, judge_prompt=prompt, limit=6)
             assert svc.runs.execute(svc.runs.create(config)).n_done == 6
-    agreement = {a.label: a for a in CriticAgreementService(svc.store).compute("ct", "tiny")}
+    agreement = {a.label: a for a in CriticToolAgreementService(svc.store).compute("ct", "tiny")}
     columns = [r for r in agreement["detect"].raters if r.startswith("judge:fake-model")]
     assert len(columns) == 2
     assert any("(critictool-judge-v1@" in c for c in columns)

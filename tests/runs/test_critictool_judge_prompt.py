@@ -12,7 +12,7 @@ import pytest
 from critic_judge_data import ANSWER, DATASET, EXTERNAL, INTERNAL_JUDGED, Q
 
 from w2c_tui.domain.critictool import Step
-from w2c_tui.domain.critictool_labels import CriticLabel, ErrorCategory, Policy
+from w2c_tui.domain.critictool_labels import CriticToolLabel, ErrorCategory, Policy
 from w2c_tui.domain.runs import RunStartError, Task
 from w2c_tui.io.importers.critictool import read_critictool
 from w2c_tui.runs.critictool import judge, judge_prompt
@@ -21,7 +21,7 @@ from w2c_tui.runs.critictool import judge, judge_prompt
 def test_a_full_reply_becomes_the_label() -> None:
     reading = judge.parse_reply(json.dumps(ANSWER), INTERNAL_JUDGED)
     assert reading.problem is None and not reading.fenced
-    assert reading.label == CriticLabel(
+    assert reading.label == CriticToolLabel(
         error=True,
         category=ErrorCategory.PARAMETERS_VALUE,
         critique_right=True,
@@ -31,7 +31,9 @@ def test_a_full_reply_becomes_the_label() -> None:
     fenced = judge.parse_reply(
         '```json\n{"error": false, "category": " None ", "extra": 1}\n```', (Q.ERROR, Q.CATEGORY)
     )
-    assert fenced.fenced and fenced.label == CriticLabel(error=False, category=ErrorCategory.NONE)
+    assert fenced.fenced and fenced.label == CriticToolLabel(
+        error=False, category=ErrorCategory.NONE
+    )
 
 
 @pytest.mark.parametrize(
@@ -75,9 +77,9 @@ def test_the_prompt_shows_the_step_and_the_replies_but_no_gold() -> None:
     task = replace(
         Task(item_id=1, uuid=sample.sample_id, question="", tools=(), answers=(), gold=None),
         critic=secret,
-        critic_rounds=("REPLY-ONE",),
+        critictool_rounds=("REPLY-ONE",),
     )
-    prompt = judge_prompt.load_critic_judge_prompt(judge_prompt.DEFAULT_CRITIC_JUDGE_PROMPT)
+    prompt = judge_prompt.load_critictool_judge_prompt(judge_prompt.DEFAULT_CRITIC_JUDGE_PROMPT)
     text = judge_prompt.render_prompt(prompt, task)
     assert "GOLD" not in text
     assert sample.error_type is None or f"injected {sample.error_type}" not in text
@@ -88,7 +90,7 @@ def test_the_prompt_shows_the_step_and_the_replies_but_no_gold() -> None:
     assert sample.system_prompt not in text  # folded to the tool list
     for question in INTERNAL_JUDGED:
         assert f'"{question.value}": "<' in text
-    alone = judge_prompt.render_prompt(prompt, replace(task, critic_rounds=()))
+    alone = judge_prompt.render_prompt(prompt, replace(task, critictool_rounds=()))
     assert "<AGENT_OUTPUT>" not in alone and "critique_right" not in alone
 
 
@@ -96,6 +98,6 @@ def test_a_prompt_file_needs_the_questions_and_the_answer_format(tmp_path: Path)
     path = tmp_path / "mine.txt"
     path.write_text("Judge this: {trajectory}", encoding="utf-8")
     with pytest.raises(RunStartError, match=r"no \{questions\} placeholder"):
-        judge_prompt.load_critic_judge_prompt(str(path))
+        judge_prompt.load_critictool_judge_prompt(str(path))
     path.write_text("{trajectory}\n{questions}\n{answer_format}", encoding="utf-8")
-    assert judge_prompt.load_critic_judge_prompt(str(path)).name == "mine"
+    assert judge_prompt.load_critictool_judge_prompt(str(path)).name == "mine"

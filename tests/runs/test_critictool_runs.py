@@ -24,7 +24,7 @@ from w2c_tui.domain.runs import Backend, Method, RunConfig, RunStartError, RunSt
 from w2c_tui.runs.critictool.parse import parse_reply
 from w2c_tui.runs.critictool.similarity import SentenceSimilarity
 from w2c_tui.services import Services
-from w2c_tui.services.critictool_metrics import CriticMetricsService
+from w2c_tui.services.critictool_metrics import CriticToolMetricsService
 
 CT = Path(__file__).resolve().parents[1] / "io" / "fixtures" / "critictool" / "dataset"
 INTERNAL = CT / "internal_error" / "base_data_wo_cot.json"
@@ -99,13 +99,13 @@ def test_api_run_with_faults_killed_and_resumed_then_scored(demo: Services, tmp_
     ]
     retries = rows(svc, "SELECT SUM(retries) FROM run_result WHERE run_id = :run", run=run_id)
     assert int(retries[0][0]) >= 3  # one 500 and two 429s were retried
-    [sample] = [s for s in svc.critic.samples("ct") if s.sample.sample_id == retried]
-    [pred] = svc.critic.predictions(sample.item_id, "fake-model")
+    [sample] = [s for s in svc.critictool.samples("ct") if s.sample.sample_id == retried]
+    [pred] = svc.critictool.predictions(sample.item_id, "fake-model")
     assert (pred.mode, pred.cot, pred.run_id, len(pred.rounds)) == ("skip", False, run_id, 3)
     assert all(parse_reply(r).is_call(sample.sample.gold[0]) for r in pred.rounds)
-    others = [p for p in svc.critic.dataset_predictions("ct", run_id=run_id) if p.id != pred.id]
+    others = [p for p in svc.critictool.dataset_predictions("ct", run_id=run_id) if p.id != pred.id]
     assert {p.rounds for p in others} == {(reply,)}
-    doc = CriticMetricsService(svc.store).compute(
+    doc = CriticToolMetricsService(svc.store).compute(
         run_id=run_id, similarity=SentenceSimilarity(tiny_similarity_dir(), device="cpu")
     )
     by_source = {s.source: s for s in doc.settings}
@@ -146,8 +146,8 @@ def test_local_tiny_model_run(services: Services) -> None:
     assert (first.status, first.n_done, first.n_error) == (RunStatus.DONE, 28, 0)
     again = services.runs.execute(services.runs.create(replace(base, target_model="twin")))
     assert again.n_done == 28
-    ours = services.critic.dataset_predictions("ct", run_id=first.id)
-    twin = services.critic.dataset_predictions("ct", run_id=again.id)
+    ours = services.critictool.dataset_predictions("ct", run_id=first.id)
+    twin = services.critictool.dataset_predictions("ct", run_id=again.id)
     assert [p.rounds for p in ours] == [p.rounds for p in twin]  # greedy: the same replies
     assert all(p.cot and len(p.parsed) == len(p.rounds) for p in ours)
     assert {p.mode for p in ours} == {None, "finish"}

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from w2c_tui.cli import app
 from w2c_tui.runs.critictool.similarity import SentenceSimilarity
 from w2c_tui.services import Services
-from w2c_tui.services.critictool_metrics import CriticMetricsService
+from w2c_tui.services.critictool_metrics import CriticToolMetricsService
 
 CT = Path(__file__).resolve().parents[1] / "io" / "fixtures" / "critictool"
 EXPECTED: dict[str, Any] = json.loads((CT / "expected.json").read_text(encoding="utf-8"))
@@ -32,9 +32,9 @@ def similarity() -> Iterator[SentenceSimilarity]:
 def test_stored_predictions_score_as_the_reference(
     services: Services, similarity: SentenceSimilarity
 ) -> None:
-    metrics = CriticMetricsService(services.store)
+    metrics = CriticToolMetricsService(services.store)
     for name, record in sorted(EXPECTED["runs"].items()):
-        services.critic.import_file(
+        services.critictool.import_file(
             CT / "predictions" / f"{name}.json", dataset=name, target_model="m"
         )
         [setting] = metrics.compute(name, similarity=similarity).settings
@@ -53,11 +53,11 @@ def test_one_dataset_gives_every_setting_and_the_overall_score(
     services: Services, similarity: SentenceSimilarity
 ) -> None:
     for name in ("interal_evol_data_w_cot", "external_skip_evol_data_w_cot"):
-        services.critic.import_file(CT / "predictions" / f"{name}.json", target_model="m")
-    services.critic.import_file(
+        services.critictool.import_file(CT / "predictions" / f"{name}.json", target_model="m")
+    services.critictool.import_file(
         CT / "predictions" / "external_finish_evol_data_w_cot.json", target_model="m"
     )
-    doc = CriticMetricsService(services.store).compute(similarity=similarity)
+    doc = CriticToolMetricsService(services.store).compute(similarity=similarity)
     assert doc.dataset == "critictool"
     keys = {(s.source, s.mode, s.cot) for s in doc.settings}
     assert keys == {

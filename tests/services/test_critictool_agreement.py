@@ -11,10 +11,10 @@ import numpy as np
 from typer.testing import CliRunner
 
 from w2c_tui.cli import app
-from w2c_tui.domain.critictool_labels import CriticLabel, ErrorCategory, Policy
+from w2c_tui.domain.critictool_labels import CriticToolLabel, ErrorCategory, Policy
 from w2c_tui.domain.labels import RaterKind
 from w2c_tui.services import Services
-from w2c_tui.services.critictool_agreement import SELF, CriticAgreementService
+from w2c_tui.services.critictool_agreement import SELF, CriticToolAgreementService
 
 CT = Path(__file__).resolve().parents[1] / "io" / "fixtures" / "critictool" / "predictions"
 runner = CliRunner()
@@ -22,15 +22,15 @@ runner = CliRunner()
 E = ErrorCategory
 
 
-def label(category: ErrorCategory) -> CriticLabel:
-    return CriticLabel(error=category is not E.NONE, category=category)
+def label(category: ErrorCategory) -> CriticToolLabel:
+    return CriticToolLabel(error=category is not E.NONE, category=category)
 
 
 def test_humans_self_critique_and_a_judge(services: Services, db_url: str) -> None:
-    services.critic.import_file(
+    services.critictool.import_file(
         CT / "interal_base_data_wo_cot.json", dataset="ct", target_model="tiny"
     )
-    review = services.critic_review
+    review = services.critictool_review
     units = review.open("ct").units[:4]
     critiques = review.self_critiques(review.open("ct"))
     model = [critiques[(u.item_id, u.response_id)] for u in units]  # type: ignore[index]
@@ -46,12 +46,12 @@ def test_humans_self_critique_and_a_judge(services: Services, db_url: str) -> No
     ann_says = [E.PARAMETERS_VALUE, E.NONE, E.PARAMETERS_VALUE, E.TOOL_HALLUCINATION]
     bob_says = [E.PARAMETERS_VALUE, E.NONE, E.PARAMETERS_KEY, E.TOOL_HALLUCINATION]
     judge_says = [E.PARAMETERS_VALUE, E.NONE, E.PARAMETERS_VALUE, E.TOOL_SELECT]
-    store = services.store.critic_labels
+    store = services.store.critictool_labels
     for unit, a, b, j in zip(units, ann_says, bob_says, judge_says, strict=True):
         store.set_label(ann, unit.item_id, unit.response_id, label(a))
         store.set_label(bob, unit.item_id, unit.response_id, label(b))
         store.set_label(judge, unit.item_id, unit.response_id, label(j))
-    results = {r.label: r for r in CriticAgreementService(services.store).compute("ct")}
+    results = {r.label: r for r in CriticToolAgreementService(services.store).compute("ct")}
     category = results["category"]
     assert category.raters == ("ann", "bob", "judge:critic-judge", SELF)
     assert category.units == 4
@@ -88,19 +88,22 @@ def test_humans_self_critique_and_a_judge(services: Services, db_url: str) -> No
 
 
 def test_external_observed_policy(services: Services) -> None:
-    services.critic.import_file(
+    services.critictool.import_file(
         CT / "external_skip_base_data_wo_cot.json", dataset="ext", target_model="tiny"
     )
-    review = services.critic_review
+    review = services.critictool_review
     units = review.open("ext").units
     ann = review.rater("ann")
     critiques = review.self_critiques(review.open("ext"))
     for unit in units:
         seen = critiques[(unit.item_id, unit.response_id)].observed_policy  # type: ignore[index]
-        services.store.critic_labels.set_label(
-            ann, unit.item_id, unit.response_id, CriticLabel(observed_policy=seen or Policy.SKIP)
+        services.store.critictool_labels.set_label(
+            ann,
+            unit.item_id,
+            unit.response_id,
+            CriticToolLabel(observed_policy=seen or Policy.SKIP),
         )
-    policy = {r.label: r for r in CriticAgreementService(services.store).compute("ext")}[
+    policy = {r.label: r for r in CriticToolAgreementService(services.store).compute("ext")}[
         "observed_policy"
     ]
     pair = policy.pairs[0]

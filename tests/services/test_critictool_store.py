@@ -34,11 +34,11 @@ def test_samples_round_trip_with_item_ids(services: Services) -> None:
     report = services.imports.import_path(INTERNAL)
     assert (report.kind, report.dataset, report.items_new) == ("critictool", "critictool", 21)
     assert services.imports.import_path(EXTERNAL).items_new == 4
-    stored = services.critic.samples("critictool")
+    stored = services.critictool.samples("critictool")
     originals = [*read_critictool(INTERNAL).samples, *read_critictool(EXTERNAL).samples]
     assert [s.sample.sample_id for s in stored] == [s.sample_id for s in originals]
     for got, want in zip(stored, originals, strict=True):
-        one = services.critic.sample(got.item_id)
+        one = services.critictool.sample(got.item_id)
         assert one == got
         assert got.sample.original_turns == want.original_turns
         assert (got.sample.gold, got.sample.tools) == (want.gold, want.tools)
@@ -47,7 +47,7 @@ def test_samples_round_trip_with_item_ids(services: Services) -> None:
         assert got.sample.line == want.line
     external = [s for s in stored if s.sample.source == "external"]
     assert {(s.variant, s.cot) for s in external} == {("evol", True)}
-    assert services.critic.datasets() == ["critictool"]
+    assert services.critictool.datasets() == ["critictool"]
     [dataset] = services.datasets.all()
     assert (dataset.kind, dataset.n_items) == ("critictool", 25)
 
@@ -62,8 +62,8 @@ def test_same_file_twice_changes_nothing(services: Services) -> None:
 
 def test_predictions_attach_to_the_same_samples(services: Services) -> None:
     services.imports.import_path(EXTERNAL)
-    skip = services.critic.import_file(PRED_SKIP, target_model="m1")
-    finish = services.critic.import_file(PRED_FINISH, target_model="m1")
+    skip = services.critictool.import_file(PRED_SKIP, target_model="m1")
+    finish = services.critictool.import_file(PRED_FINISH, target_model="m1")
     assert (skip.kind, skip.items_new, skip.items_unchanged, skip.responses_new) == (
         "critictool_predictions",
         0,
@@ -72,8 +72,8 @@ def test_predictions_attach_to_the_same_samples(services: Services) -> None:
     )
     assert finish.responses_new == 4
     by_id = {s.sample_id: s for s in read_critictool(PRED_SKIP).samples}
-    for stored in services.critic.samples("critictool"):
-        preds = services.critic.predictions(stored.item_id)
+    for stored in services.critictool.samples("critictool"):
+        preds = services.critictool.predictions(stored.item_id)
         assert [(p.target_model, p.mode, p.cot) for p in preds] == [
             ("m1", "finish", True),
             ("m1", "skip", True),
@@ -85,23 +85,23 @@ def test_predictions_attach_to_the_same_samples(services: Services) -> None:
         ]
         assert len({p.response_id for p in preds}) == 2
     before = counts(services)
-    again = services.critic.import_file(PRED_SKIP, target_model="m1")
+    again = services.critictool.import_file(PRED_SKIP, target_model="m1")
     assert (again.responses_new, again.responses_unchanged) == (0, 4)
     assert counts(services) == before
-    assert len(services.critic.dataset_predictions("critictool", target_model="m1")) == 8
-    assert services.critic.dataset_predictions("critictool", target_model="other") == []
+    assert len(services.critictool.dataset_predictions("critictool", target_model="m1")) == 8
+    assert services.critictool.dataset_predictions("critictool", target_model="other") == []
 
 
 def test_a_predictions_file_brings_its_samples_and_the_dataset_then_matches(
     services: Services,
 ) -> None:
-    first = services.critic.import_file(PRED_INTERNAL, dataset="ct", target_model="m1")
+    first = services.critictool.import_file(PRED_INTERNAL, dataset="ct", target_model="m1")
     assert (first.dataset, first.items_new, first.responses_new) == ("ct", 21, 21)
     dataset = services.imports.import_path(INTERNAL)  # no --dataset: found by content
     assert (dataset.dataset, dataset.items_new, dataset.items_unchanged) == ("ct", 0, 21)
-    stored = services.critic.samples("ct")
+    stored = services.critictool.samples("ct")
     assert all(s.sample.instruction is None for s in stored)
-    assert [len(services.critic.predictions(s.item_id, "m1")) for s in stored] == [1] * 21
+    assert [len(services.critictool.predictions(s.item_id, "m1")) for s in stored] == [1] * 21
 
 
 @pytest.fixture
@@ -113,14 +113,14 @@ def imported_internal(services: Services) -> Services:
 def test_predictions_need_a_target_model_and_leave_nothing(imported_internal: Services) -> None:
     before = counts(imported_internal)
     with pytest.raises(InputError, match="--target-model"):
-        imported_internal.critic.import_file(PRED_INTERNAL)
+        imported_internal.critictool.import_file(PRED_INTERNAL)
     assert counts(imported_internal) == before
 
 
 def test_different_predictions_for_the_same_model_are_refused_whole(
     imported_internal: Services, tmp_path: Path
 ) -> None:
-    imported_internal.critic.import_file(PRED_INTERNAL, target_model="m1")
+    imported_internal.critictool.import_file(PRED_INTERNAL, target_model="m1")
     data = json.loads(PRED_INTERNAL.read_text(encoding="utf-8"))
     last = list(data)[-1]
     data[last]["predictions"] = data[last]["predictions"] + " changed"
@@ -128,10 +128,10 @@ def test_different_predictions_for_the_same_model_are_refused_whole(
     changed.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
     before = counts(imported_internal)
     with pytest.raises(SampleError) as caught:
-        imported_internal.critic.import_file(changed, target_model="m1")
+        imported_internal.critictool.import_file(changed, target_model="m1")
     assert caught.value.sample_id == last and caught.value.field == "predictions"
     assert counts(imported_internal) == before
-    other = imported_internal.critic.import_file(changed, target_model="m2")
+    other = imported_internal.critictool.import_file(changed, target_model="m2")
     assert (other.responses_new, other.items_unchanged) == (21, 21)
 
 
@@ -160,7 +160,7 @@ def test_a_bad_record_names_file_sample_and_field(services: Services, tmp_path: 
         services.imports.import_path(path)
     assert (caught.value.sample_id, caught.value.field) == (second, "query_prompt")
     assert str(path) in str(caught.value)
-    assert counts(services)["item"] == 0 and services.critic.datasets() == []
+    assert counts(services)["item"] == 0 and services.critictool.datasets() == []
 
 
 def test_dry_run_writes_nothing(services: Services) -> None:
@@ -178,9 +178,9 @@ def test_when2call_and_critictool_datasets_stay_apart(
     with pytest.raises(InputError, match="not CriticTool samples"):
         imported_internal.imports.import_path(EXTERNAL, dataset="when2call_test_llm_judge")
     with pytest.raises(NotFoundError):
-        imported_internal.critic.samples("when2call_test_llm_judge")
+        imported_internal.critictool.samples("when2call_test_llm_judge")
     with pytest.raises(NotFoundError):
-        imported_internal.critic.sample(10**6)
+        imported_internal.critictool.sample(10**6)
 
 
 def test_cli_imports_by_content(db_url: str, tmp_path: Path) -> None:

@@ -51,10 +51,10 @@ def seed_database(services: Services, folder: Path) -> None:
         )
     )
     services.runs.execute(run)
-    services.critic.import_file(
+    services.critictool.import_file(
         CT / "interal_base_data_wo_cot.json", dataset="ct-internal", target_model="tiny"
     )
-    services.critic.import_file(
+    services.critictool.import_file(
         CT / "external_skip_base_data_wo_cot.json", dataset="ct-external", target_model="tiny"
     )
     services.schemas.add(write_schema(folder))  # a users' label schema, `bar`

@@ -33,10 +33,10 @@ def similarity_dir(monkeypatch: pytest.MonkeyPatch) -> Path:
 async def test_metrics_tab_shows_critictool_metrics(
     services: Services, wait_review: Review, similarity_dir: Path
 ) -> None:
-    services.critic.import_file(
+    services.critictool.import_file(
         PRED / "interal_evol_data_w_cot.json", dataset="ct", target_model="m"
     )
-    services.critic.import_file(
+    services.critictool.import_file(
         PRED / "external_skip_evol_data_w_cot.json", dataset="ct", target_model="m"
     )
     services.imports.import_demo()  # the review screen opens on the demo

@@ -14,10 +14,10 @@ import pytest
 from rich.console import Console
 from textual.widgets import Static
 
-from w2c_tui.domain.critictool_labels import CriticLabel, ErrorCategory, Policy
+from w2c_tui.domain.critictool_labels import CriticToolLabel, ErrorCategory, Policy
 from w2c_tui.services import Services
 from w2c_tui.tui.app import W2CApp
-from w2c_tui.tui.screens.critictool import CriticReviewScreen
+from w2c_tui.tui.screens.critictool import CriticToolReviewScreen
 from w2c_tui.tui.screens.datasets import DatasetsScreen
 
 CT = Path(__file__).resolve().parents[1] / "io" / "fixtures" / "critictool" / "predictions"
@@ -38,44 +38,44 @@ def screen_text(app: W2CApp) -> str:
 
 
 def register(services: Services) -> None:
-    services.critic.import_file(INTERNAL, dataset="ct-internal", target_model="tiny")
-    services.critic.import_file(EXTERNAL, dataset="ct-external", target_model="tiny")
+    services.critictool.import_file(INTERNAL, dataset="ct-internal", target_model="tiny")
+    services.critictool.import_file(EXTERNAL, dataset="ct-external", target_model="tiny")
 
 
-async def critic_screen(app: W2CApp, pilot: Any) -> CriticReviewScreen:
+async def critictool_screen(app: W2CApp, pilot: Any) -> CriticToolReviewScreen:
     await app.workers.wait_for_complete()
     for _ in range(50):
         await pilot.pause()
-        if isinstance(app.screen, CriticReviewScreen):
+        if isinstance(app.screen, CriticToolReviewScreen):
             return app.screen
     raise AssertionError(f"CriticTool screen did not open; screen is {app.screen!r}")
 
 
-def saved(services: Services, screen: CriticReviewScreen) -> CriticLabel | None:
-    return services.critic_review.current(screen.rater_id, screen.unit)
+def saved(services: Services, screen: CriticToolReviewScreen) -> CriticToolLabel | None:
+    return services.critictool_review.current(screen.rater_id, screen.unit)
 
 
 async def test_blind_internal_labels_are_saved_before_moving_on(services: Services) -> None:
     register(services)
     app = W2CApp(services, annotator="ann", dataset="ct-internal")
     async with app.run_test(size=(160, 45)) as pilot:
-        screen = await critic_screen(app, pilot)
+        screen = await critictool_screen(app, pilot)
         sample, rounds = screen.unit.sample, screen.unit.rounds
         assert rounds and sample.error_type
         before = screen_text(app)
         for secret in ("parameter value", "Gold next step", "model reply", rounds[0], "tiny"):
             assert secret not in before, secret
         await pilot.press("1")  # error: yes — saved at once, still blind
-        assert saved(services, screen) == CriticLabel(error=True)
+        assert saved(services, screen) == CriticToolLabel(error=True)
         assert "Gold next step" not in screen_text(app)
         await pilot.press("4")  # parameter value: the blind part is done and saved
-        assert saved(services, screen) == CriticLabel(
+        assert saved(services, screen) == CriticToolLabel(
             error=True, category=ErrorCategory.PARAMETERS_VALUE
         )
         shown = screen_text(app)
         assert "Gold next step" in shown and "parse: as python" in shown
         await pilot.press("1", "1", "2")
-        full = CriticLabel(
+        full = CriticToolLabel(
             error=True,
             category=ErrorCategory.PARAMETERS_VALUE,
             critique_right=True,
@@ -84,14 +84,14 @@ async def test_blind_internal_labels_are_saved_before_moving_on(services: Servic
         )
         assert saved(services, screen) == full
         await pilot.press("u")  # undo is saved too
-        assert saved(services, screen) == CriticLabel(
+        assert saved(services, screen) == CriticToolLabel(
             error=True,
             category=ErrorCategory.PARAMETERS_VALUE,
             critique_right=True,
             tool_right=True,
         )
         await pilot.press("u", "u", "u")  # back to the bare error answer: not blind again
-        assert saved(services, screen) == CriticLabel(error=True)
+        assert saved(services, screen) == CriticToolLabel(error=True)
         assert "Gold next step" in screen_text(app)
         await pilot.press("4", "1", "1", "2")
         await pilot.press("j")
@@ -99,7 +99,7 @@ async def test_blind_internal_labels_are_saved_before_moving_on(services: Servic
         assert "Gold next step" not in screen_text(app)  # the next trajectory is blind again
         await pilot.press("k")
         assert screen.form.label == full and "Gold next step" in screen_text(app)
-    ratings = services.critic_review.ratings("ct-internal")
+    ratings = services.critictool_review.ratings("ct-internal")
     assert [(r.sample_id, r.rater.name, r.label) for r in ratings] == [
         (sample.sample_id, "ann", full)
     ]
@@ -109,10 +109,10 @@ async def test_external_policies_and_note(services: Services) -> None:
     register(services)
     app = W2CApp(services, annotator="ann", dataset="ct-external")
     async with app.run_test(size=(160, 45)) as pilot:
-        screen = await critic_screen(app, pilot)
+        screen = await critictool_screen(app, pilot)
         assert screen.unit.sample.source == "external"
         await pilot.press("1", "5", "2")  # yes, environment, expected: skip
-        assert saved(services, screen) == CriticLabel(
+        assert saved(services, screen) == CriticToolLabel(
             error=True, category=ErrorCategory.ENVIRONMENT, expected_policy=Policy.SKIP
         )
         assert "environment failure" in screen_text(app)
@@ -149,11 +149,11 @@ async def test_reached_from_the_datasets_screen(services: Services) -> None:
         for _ in range(abs(offset)):
             await pilot.press("down" if offset > 0 else "up")
         await pilot.press("enter")
-        screen = await critic_screen(app, pilot)
+        screen = await critictool_screen(app, pilot)
         assert screen.opened.name == "ct-external"
         await pilot.press("escape")
         await pilot.pause()
-        assert not isinstance(app.screen, CriticReviewScreen)
+        assert not isinstance(app.screen, CriticToolReviewScreen)
 
 
 @pytest.mark.parametrize("size", [(160, 45), (100, 30)])
@@ -161,7 +161,7 @@ async def test_readable_sizes(services: Services, size: tuple[int, int]) -> None
     register(services)
     app = W2CApp(services, annotator="ann", dataset="ct-internal")
     async with app.run_test(size=size) as pilot:
-        screen = await critic_screen(app, pilot)
+        screen = await critictool_screen(app, pilot)
         await pilot.press("1", "4")
         form = screen.query_one("#critic-form")
         assert form.region.width >= 40 and form.region.right <= size[0]

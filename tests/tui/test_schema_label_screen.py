@@ -138,7 +138,7 @@ async def test_free_text_questions_take_an_input(services: Services, tmp_path: P
 async def test_a_prediction_schema_keeps_the_prediction_back(
     services: Services, tmp_path: Path
 ) -> None:
-    services.critic.import_file(
+    services.critictool.import_file(
         CT / "interal_base_data_wo_cot.json", dataset="ct", target_model="tiny"
     )
     services.schemas.add(write_schema(tmp_path, PREDICTION_TOML, "critique.toml"))

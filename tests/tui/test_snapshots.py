@@ -86,7 +86,7 @@ def test_critictool_revealed(services: Services, snap_compare: Any) -> None:
     from pathlib import Path
 
     ct = Path(__file__).resolve().parents[1] / "io" / "fixtures" / "critictool" / "predictions"
-    services.critic.import_file(
+    services.critictool.import_file(
         ct / "external_skip_base_data_wo_cot.json", dataset="ct-external", target_model="tiny"
     )
     app = W2CApp(services, annotator="alice", dataset="ct-external")

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 from dbfixtures import write_lock_held
 from schema_data import BAR_TOML, write_schema
-from test_critictool_screen import INTERNAL, critic_screen
-from test_critictool_screen import screen_text as critic_text
+from test_critictool_screen import INTERNAL, critictool_screen
+from test_critictool_screen import screen_text as critictool_text
 from test_schema_label_screen import answers, schema_screen, screen_text
 
-from w2c_tui.domain.critictool_labels import CriticLabel, ErrorCategory
+from w2c_tui.domain.critictool_labels import CriticToolLabel, ErrorCategory
 from w2c_tui.services import Services
 from w2c_tui.tui import unsaved_answers
 from w2c_tui.tui.app import W2CApp
@@ -70,22 +70,22 @@ async def test_schema_answers_the_database_refuses_stay_until_saved(
 async def test_critictool_answers_the_database_refuses_stay_until_saved(
     services: Services,
 ) -> None:
-    services.critic.import_file(INTERNAL, dataset="ct", target_model="tiny")
+    services.critictool.import_file(INTERNAL, dataset="ct", target_model="tiny")
     app = W2CApp(services, annotator="ann", dataset="ct")
     async with app.run_test(size=(160, 45)) as pilot:
-        screen = await critic_screen(app, pilot)
+        screen = await critictool_screen(app, pilot)
         unit = screen.unit
         with write_lock_held(services.url):
             await pilot.press("2")  # no error: the blind part is complete, but not saved
             await until(pilot, lambda: screen.saver.unsaved)
-            assert screen.hidden and "NOT SAVED" in critic_text(app)
-            assert services.critic_review.current(screen.rater_id, unit) is None
+            assert screen.hidden and "NOT SAVED" in critictool_text(app)
+            assert services.critictool_review.current(screen.rater_id, unit) is None
             await pilot.press("j")
             assert screen.unit == unit
             await pilot.press("1")  # the model's questions wait for the blind answers
             assert screen.form.label.critique_right is None
         await until(pilot, lambda: not screen.saver.unsaved)
-        assert services.critic_review.current(screen.rater_id, unit) == CriticLabel(
+        assert services.critictool_review.current(screen.rater_id, unit) == CriticToolLabel(
             error=False, category=ErrorCategory.NONE
         )
         assert not screen.hidden

@@ -114,10 +114,10 @@ def agreement(
         return
     with services(ctx) as svc:
         name = svc.datasets.resolve(dataset)
-        if svc.critic_review.is_critictool(name):  # its labels are CriticTool answers
-            from w2c_tui.cli.critictool_agreement_cmd import print_critic_agreement
+        if svc.critictool_review.is_critictool(name):  # its labels are CriticTool answers
+            from w2c_tui.cli.critictool_agreement_cmd import print_critictool_agreement
 
-            print_critic_agreement(name, svc.critic_agreement.compute(name), json_out)
+            print_critictool_agreement(name, svc.critictool_agreement.compute(name), json_out)
             return
         if list_raters:
             readings = svc.agreement.readings(name, units)

@@ -11,7 +11,7 @@ from w2c_tui.cli.context import console, print_json, services
 from w2c_tui.cli.critictool_cmd import critictool_app
 
 if TYPE_CHECKING:
-    from w2c_tui.services.critictool_agreement import CriticAgreement
+    from w2c_tui.services.critictool_agreement import CriticToolAgreement
 
 
 def _value(value: float | None, reason: str | None = None) -> str:
@@ -29,11 +29,13 @@ def agreement(
     step: yes/no) and category, between the annotators, the model's own self-critique (read
     from its parsed reply) and any other rater of the dataset's CriticTool labels."""
     with services(ctx) as svc:
-        results = svc.critic_agreement.compute(dataset, target_model)
-    print_critic_agreement(dataset, results, json_out)
+        results = svc.critictool_agreement.compute(dataset, target_model)
+    print_critictool_agreement(dataset, results, json_out)
 
 
-def print_critic_agreement(dataset: str, results: list[CriticAgreement], json_out: bool) -> None:
+def print_critictool_agreement(
+    dataset: str, results: list[CriticToolAgreement], json_out: bool
+) -> None:
     """The agreement of a CriticTool dataset: one JSON document, or a line and a table per
     label."""
     if json_out:

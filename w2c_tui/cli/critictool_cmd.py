@@ -38,7 +38,7 @@ def metrics(
     --json, and the paper's overall score (docs/critictool.md)."""
     model = _local_or_name(similarity_model)
     with services(ctx) as svc:
-        doc = svc.critic_metrics.compute(
+        doc = svc.critictool_metrics.compute(
             dataset, run_id=run, target_model=target_model, similarity_model=model
         )
     if json_out:

@@ -10,7 +10,7 @@ import typer
 
 from w2c_tui.cli.context import BOOTSTRAP_MAX, SEED_MAX, services
 from w2c_tui.cli.output import safe_name, write_output
-from w2c_tui.domain.dashboard import CriticMetricsDoc, SliceBy
+from w2c_tui.domain.dashboard import CriticToolMetricsDoc, SliceBy
 from w2c_tui.domain.labels import InvalidMode
 from w2c_tui.domain.review import UnitKind
 
@@ -86,7 +86,7 @@ def report(
             by=by,
         )
         database = svc.database_file()
-        critic, problem = _critic_metrics(svc, name, similarity_model)
+        critic, problem = _critictool_metrics(svc, name, similarity_model)
     if fmt is ReportFormat.JSON:
         text = render.as_json(dash, critic)
     else:
@@ -97,18 +97,18 @@ def report(
     typer.echo(f"wrote {target} ({len(text):,} characters)", err=True)
 
 
-def _critic_metrics(
+def _critictool_metrics(
     svc: Services, dataset: str, similarity_model: str | None
-) -> tuple[CriticMetricsDoc | None, str | None]:
+) -> tuple[CriticToolMetricsDoc | None, str | None]:
     """The CriticTool metrics of a CriticTool dataset (None otherwise), or why they could not
     be computed (the rest of the report is still written)."""
     from w2c_tui.domain.errors import W2CError
 
-    if dataset not in svc.critic.datasets():
+    if dataset not in svc.critictool.datasets():
         return None, None
     model = _local_or_name(similarity_model)
     try:
-        doc = svc.critic_metrics.compute(dataset, similarity_model=model)
+        doc = svc.critictool_metrics.compute(dataset, similarity_model=model)
     except W2CError as error:
         return None, str(error)
     return doc, None

@@ -11,16 +11,16 @@ from sqlmodel import Session, col, func, select
 
 from w2c_tui.db.common import refuse_name, target_model_row
 from w2c_tui.db.convert import dumps
-from w2c_tui.db.critic_convert import first_question, item_tool, sample_values
+from w2c_tui.db.critictool_convert import first_question, item_tool, sample_values
 from w2c_tui.db.tables import (
-    CriticPredictionRow,
-    CriticSampleRow,
+    CriticToolPredictionRow,
+    CriticToolSampleRow,
     DatasetRow,
     ImportLogRow,
     ItemRow,
     ResponseRow,
 )
-from w2c_tui.domain.critictool import CriticFile, ExternalMode, Sample, SampleError
+from w2c_tui.domain.critictool import CriticToolFile, ExternalMode, Sample, SampleError
 from w2c_tui.domain.critictool_stored import (
     CRITICTOOL_DATASET_KIND,
     CRITICTOOL_ITEM_KIND,
@@ -48,7 +48,7 @@ class NewPrediction:
     parsed: tuple[dict[str, object], ...]
 
 
-def critic_dataset(session: Session, name: str, path: str, create: bool) -> DatasetRow:
+def critictool_dataset(session: Session, name: str, path: str, create: bool) -> DatasetRow:
     """The CriticTool dataset `name` (created when `create`); another kind is refused."""
     row = session.exec(select(DatasetRow).where(DatasetRow.name == name)).first()
     if row is None:
@@ -67,7 +67,7 @@ def critic_dataset(session: Session, name: str, path: str, create: bool) -> Data
     return row
 
 
-class CriticWriter:
+class CriticToolWriter:
     """Writes CriticTool samples and predictions."""
 
     def __init__(self, engine: Engine) -> None:
@@ -78,15 +78,15 @@ class CriticWriter:
         wanted = set(item_sha256s)
         with Session(self.engine) as session:
             rows = session.exec(
-                select(DatasetRow.name, CriticSampleRow.item_sha256).join(
-                    CriticSampleRow, col(CriticSampleRow.dataset_id) == col(DatasetRow.id)
+                select(DatasetRow.name, CriticToolSampleRow.item_sha256).join(
+                    CriticToolSampleRow, col(CriticToolSampleRow.dataset_id) == col(DatasetRow.id)
                 )
             ).all()
         return sorted({name for name, digest in rows if digest in wanted})
 
     def apply(
         self,
-        critic_file: CriticFile,
+        critic_file: CriticToolFile,
         dataset: str,
         *,
         predictions: Sequence[PredictionSet] = (),
@@ -100,7 +100,7 @@ class CriticWriter:
         report = ImportReport(path=path, kind=kind, dataset=dataset, dry_run=dry_run)
         try:
             with Session(self.engine) as session, session.begin():
-                ds = critic_dataset(session, dataset, path, create=True)
+                ds = critictool_dataset(session, dataset, path, create=True)
                 assert ds.id is not None
                 ids, report = self._samples(session, ds.id, critic_file, report)
                 if predictions:
@@ -131,12 +131,14 @@ class CriticWriter:
         return report
 
     def _samples(
-        self, session: Session, dataset_id: int, critic_file: CriticFile, report: ImportReport
+        self, session: Session, dataset_id: int, critic_file: CriticToolFile, report: ImportReport
     ) -> tuple[dict[str, int], ImportReport]:
         known = session.exec(
             select(
-                CriticSampleRow.item_sha256, CriticSampleRow.sample_id, CriticSampleRow.item_id
-            ).where(col(CriticSampleRow.dataset_id) == dataset_id)
+                CriticToolSampleRow.item_sha256,
+                CriticToolSampleRow.sample_id,
+                CriticToolSampleRow.item_id,
+            ).where(col(CriticToolSampleRow.dataset_id) == dataset_id)
         ).all()
         by_digest = {digest: item_id for digest, _sid, item_id in known}
         uuids = set(
@@ -172,7 +174,7 @@ class CriticWriter:
             assert item.id is not None
             ids[sample.item_sha256] = item.id
             session.add(
-                CriticSampleRow(
+                CriticToolSampleRow(
                     item_id=item.id,
                     dataset_id=dataset_id,
                     variant=kind.variant,
@@ -208,7 +210,7 @@ class CriticWriter:
     def _predictions(
         self,
         session: Session,
-        critic_file: CriticFile,
+        critic_file: CriticToolFile,
         ids: dict[str, int],
         predictions: Sequence[PredictionSet],
         target_model: str,
@@ -249,13 +251,13 @@ class CriticWriter:
     @staticmethod
     def _existing(
         session: Session, item_id: int, model_id: int, mode: str | None, cot: bool
-    ) -> CriticPredictionRow | None:
+    ) -> CriticToolPredictionRow | None:
         return session.exec(
-            select(CriticPredictionRow).where(
-                col(CriticPredictionRow.item_id) == item_id,
-                col(CriticPredictionRow.target_model_id) == model_id,
-                col(CriticPredictionRow.mode) == (mode or ""),
-                col(CriticPredictionRow.cot).is_(cot),
+            select(CriticToolPredictionRow).where(
+                col(CriticToolPredictionRow.item_id) == item_id,
+                col(CriticToolPredictionRow.target_model_id) == model_id,
+                col(CriticToolPredictionRow.mode) == (mode or ""),
+                col(CriticToolPredictionRow.cot).is_(cot),
             )
         ).first()
 
@@ -283,7 +285,7 @@ def add_prediction(
     session.flush()
     assert response.id is not None
     session.add(
-        CriticPredictionRow(
+        CriticToolPredictionRow(
             item_id=pred.item_id,
             response_id=response.id,
             target_model_id=model_id,

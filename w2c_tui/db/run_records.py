@@ -12,8 +12,8 @@ from sqlmodel import Session, col, select
 
 from w2c_tui.db.common import rater_row, target_model_row
 from w2c_tui.db.convert import dumps
-from w2c_tui.db.critic_labels import critic_judge_records
-from w2c_tui.db.critic_runs import critic_records
+from w2c_tui.db.critictool_labels import critictool_judge_records
+from w2c_tui.db.critictool_runs import critictool_records
 from w2c_tui.db.tables import ResponseRow, RunResultRow, RunRow, VerdictRow, utcnow
 from w2c_tui.db.writes import patiently, write_session
 from w2c_tui.domain.labels import Label, VerdictStatus
@@ -106,10 +106,10 @@ class RunRecords:
             ok = [r for r in fresh if not r.error]
             links: dict[int, tuple[int | None, int | None]] = {}
             if ok and config.method.value == "critictool":
-                made = critic_records(session, run_id, ok, ids.model(session))
+                made = critictool_records(session, run_id, ok, ids.model(session))
                 links = {id(r): (made[i], None) for i, r in enumerate(ok)}
             elif ok and config.method.value == "critictool_judge":
-                critic_judge_records(session, run_id, ok, ids.rater(session))
+                critictool_judge_records(session, run_id, ok, ids.rater(session))
                 links = {id(r): (r.task.response_id, None) for r in ok}
             elif ok and config.method.value == "generate":
                 made = self._responses(session, run_id, ok, ids.model(session))

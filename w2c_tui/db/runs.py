@@ -13,7 +13,7 @@ from sqlmodel import Session, col, select
 
 from w2c_tui.db.common import chunked, dataset_row, rater_row, target_model_row
 from w2c_tui.db.convert import dumps, loads, to_item
-from w2c_tui.db.critic_queries import critic_samples, judged_predictions
+from w2c_tui.db.critictool_queries import critictool_samples, judged_predictions
 from w2c_tui.db.run_claims import RunClaims
 from w2c_tui.db.run_records import WRITE_WAIT_MS, RunRecords
 from w2c_tui.db.run_results import RunResults
@@ -189,11 +189,11 @@ class RunStore(RunRecords, RunResults, RunClaims):
                         responses[response.item_id] = response  # the latest response counts
             method = config.method.value
             critic = (
-                critic_samples(session, item_ids)
+                critictool_samples(session, item_ids)
                 if method in ("critictool", "critictool_judge")
                 else None
             )
-            judged_critic = (
+            judged_critictool = (
                 judged_predictions(
                     session, item_ids, config.target_model, config.critic_mode, config.critic_cot
                 )
@@ -211,15 +211,15 @@ class RunStore(RunRecords, RunResults, RunClaims):
                     continue
                 if critic is not None and item_id not in critic:
                     continue
-                if judged_critic is not None:
-                    prediction = judged_critic.get(item_id)
+                if judged_critictool is not None:
+                    prediction = judged_critictool.get(item_id)
                     if prediction is None:
                         continue
                     tasks.append(
                         replace(
                             Task.of(item, 0, prediction.response_id, None),
                             critic=critic[item_id] if critic else None,
-                            critic_rounds=prediction.rounds,
+                            critictool_rounds=prediction.rounds,
                         )
                     )
                     continue

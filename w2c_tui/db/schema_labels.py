@@ -51,7 +51,7 @@ class AnswerWrite:
     """A judge's reply that gave the answer (None for people)."""
     at: datetime | None = None
     """When it was made (default now); the answers of one write share it, which is how a
-    unit's history is read back as answer sets (`critic_labels.CriticLabelStore`)."""
+    unit's history is read back as answer sets (`critictool_labels.CriticToolLabelStore`)."""
 
 
 def current_answer(

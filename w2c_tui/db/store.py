@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from sqlalchemy import Engine, text
 
 from w2c_tui.db.assignments import AssignmentStore
-from w2c_tui.db.critic_labels import CriticLabelStore
-from w2c_tui.db.critic_queries import CriticQueries
-from w2c_tui.db.critictool import CriticWriter
+from w2c_tui.db.critictool import CriticToolWriter
+from w2c_tui.db.critictool_labels import CriticToolLabelStore
+from w2c_tui.db.critictool_queries import CriticToolQueries
 from w2c_tui.db.datasets import DatasetQueries
 from w2c_tui.db.engine import display_url, make_engine
 from w2c_tui.db.guidelines import GuidelineStore
@@ -47,9 +47,9 @@ class Store:
     team: TeamQueries
     item_qa: ItemQAQueries
     places: PlaceStore
-    critic_labels: CriticLabelStore
-    critic: CriticQueries
-    critic_writer: CriticWriter
+    critictool_labels: CriticToolLabelStore
+    critictool: CriticToolQueries
+    critictool_writer: CriticToolWriter
     schemas: SchemaStore
     schema_labels: SchemaLabelStore
     schema_imports: SchemaLabelImport
@@ -72,9 +72,9 @@ class Store:
             team=TeamQueries(engine),
             item_qa=ItemQAQueries(engine),
             places=PlaceStore(engine),
-            critic_labels=CriticLabelStore(engine),
-            critic=CriticQueries(engine),
-            critic_writer=CriticWriter(engine),
+            critictool_labels=CriticToolLabelStore(engine),
+            critictool=CriticToolQueries(engine),
+            critictool_writer=CriticToolWriter(engine),
             schemas=SchemaStore(engine),
             schema_labels=SchemaLabelStore(engine),
             schema_imports=SchemaLabelImport(engine),

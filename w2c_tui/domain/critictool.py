@@ -172,7 +172,7 @@ class Sample:
 
 
 @dataclass(frozen=True)
-class CriticFile:
+class CriticToolFile:
     """A whole CriticTool file: its kind and its samples in file order."""
 
     path: str

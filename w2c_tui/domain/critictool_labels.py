@@ -3,7 +3,7 @@
 The questions mirror the metrics: is there an error in the last step (detect), which one
 (category), is the model's critique right, is its corrected call right (tool, args) and, for
 external samples, which policy was expected and which the model followed. Every answer is one
-key; `CriticLabelForm` keeps the answers with an undo stack and says which question is next.
+key; `CriticToolLabelForm` keeps the answers with an undo stack and says which question is next.
 In blind mode the questions about the model come only after the blind part is complete (and
 committed by the caller), so nothing about gold or the model is needed before that.
 """
@@ -88,7 +88,7 @@ def options(question: Question) -> tuple[tuple[str, str], ...]:
 
 
 @dataclass(frozen=True)
-class CriticLabel:
+class CriticToolLabel:
     """One rater's answers on one CriticTool unit (None: not answered)."""
 
     error: bool | None = None
@@ -109,7 +109,7 @@ class CriticLabel:
             return "yes" if value else "no"
         return str(value)
 
-    def answer(self, question: Question, value: str | None) -> CriticLabel:
+    def answer(self, question: Question, value: str | None) -> CriticToolLabel:
         """A copy with `question` answered by an option value (None clears it)."""
         allowed = [v for v, _ in options(question)]
         if value is not None and value not in allowed:
@@ -131,7 +131,7 @@ class CriticLabel:
     @property
     def empty(self) -> bool:
         """Nothing answered and no note."""
-        return self == CriticLabel()
+        return self == CriticToolLabel()
 
     def answers(self) -> dict[str, str]:
         """The answered fields (question → option value, and `note`), as the label store and
@@ -146,7 +146,7 @@ class CriticLabel:
         return json.dumps(self.answers(), sort_keys=True)
 
     @classmethod
-    def from_json(cls, text: str) -> CriticLabel:
+    def from_json(cls, text: str) -> CriticToolLabel:
         """Read `to_json`'s output back; an unknown field or value is a ValueError."""
         data = json.loads(text)
         if not isinstance(data, dict):
@@ -154,7 +154,7 @@ class CriticLabel:
         return cls.from_answers(data)
 
     @classmethod
-    def from_answers(cls, answers: dict[str, Any]) -> CriticLabel:
+    def from_answers(cls, answers: dict[str, Any]) -> CriticToolLabel:
         """The label of `answers()`'s mapping; an unknown field or value is a ValueError."""
         data = dict(answers)
         label = cls(note=data.pop(NOTE, None))
@@ -183,14 +183,14 @@ def questions(source: Source, *, has_model: bool, blind_done: bool = True) -> li
 
 
 @dataclass
-class CriticLabelForm:
+class CriticToolLabelForm:
     """The answers being made on one unit: one key per choice, undo, notes."""
 
     source: Source
     has_model: bool
     blind: bool = False
-    label: CriticLabel = field(default_factory=CriticLabel)
-    history: list[CriticLabel] = field(default_factory=list)
+    label: CriticToolLabel = field(default_factory=CriticToolLabel)
+    history: list[CriticToolLabel] = field(default_factory=list)
 
     @property
     def blind_done(self) -> bool:
@@ -240,7 +240,7 @@ class CriticLabelForm:
         self.label = self.history.pop()
         return True
 
-    def _set(self, label: CriticLabel) -> None:
+    def _set(self, label: CriticToolLabel) -> None:
         if label != self.label:
             self.history.append(self.label)
             self.label = label

@@ -21,7 +21,7 @@ from w2c_tui.domain.dashboard_core import (
     PairDoc,
 )
 from w2c_tui.domain.dashboard_critictool import *  # noqa: F403
-from w2c_tui.domain.dashboard_critictool import CriticEntryDoc
+from w2c_tui.domain.dashboard_critictool import CriticToolEntryDoc
 from w2c_tui.domain.dashboard_figures import *  # noqa: F403
 from w2c_tui.domain.dashboard_figures import MetricsDoc, RevealDoc, SlicesDoc
 from w2c_tui.domain.dashboard_judging import *  # noqa: F403
@@ -45,7 +45,7 @@ class DashboardDoc(JsonDoc):
     slices: SlicesDoc | None = field(default=None, metadata=OMIT_NONE)
     all_raters: tuple[str, ...] | None = field(default=None, metadata=OMIT_NONE)
     """Every rater of the dataset (the TUI's choice of raters; not part of the report)."""
-    critictool: CriticEntryDoc | None = field(default=None, metadata=OMIT_NONE)
+    critictool: CriticToolEntryDoc | None = field(default=None, metadata=OMIT_NONE)
     """CriticTool datasets: the metrics (or the problem computing them) and label agreement."""
 
 

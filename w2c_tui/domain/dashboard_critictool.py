@@ -15,7 +15,7 @@ Means = dict[str, float | int | None]
 
 
 @dataclass(frozen=True, slots=True)
-class CriticSettingDoc(JsonDoc):
+class CriticToolSettingDoc(JsonDoc):
     """One model's predictions in one setting (internal, or external in a mode; CoT or not)."""
 
     target_model: str
@@ -33,7 +33,7 @@ class CriticSettingDoc(JsonDoc):
 
 
 @dataclass(frozen=True, slots=True)
-class CriticOverallDoc(JsonDoc):
+class CriticToolOverallDoc(JsonDoc):
     """The paper's overall score of a model: its internal and one external setting."""
 
     target_model: str
@@ -43,18 +43,18 @@ class CriticOverallDoc(JsonDoc):
 
 
 @dataclass(frozen=True, slots=True)
-class CriticMetricsDoc(JsonDoc):
+class CriticToolMetricsDoc(JsonDoc):
     """Every setting of every model in a CriticTool dataset (or of one run)."""
 
     dataset: str
     run_id: int | None
     similarity_model: str
-    settings: tuple[CriticSettingDoc, ...] = ()
-    overall: tuple[CriticOverallDoc, ...] = ()
+    settings: tuple[CriticToolSettingDoc, ...] = ()
+    overall: tuple[CriticToolOverallDoc, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
-class CriticLabelAgreementDoc(JsonDoc):
+class CriticToolLabelAgreementDoc(JsonDoc):
     """Agreement on one CriticTool label (detect, category, observed policy)."""
 
     label: str
@@ -67,9 +67,9 @@ class CriticLabelAgreementDoc(JsonDoc):
 
 
 @dataclass(frozen=True, slots=True)
-class CriticEntryDoc(JsonDoc):
+class CriticToolEntryDoc(JsonDoc):
     """A CriticTool dataset's dashboard part: its metrics or the problem computing them."""
 
-    metrics: CriticMetricsDoc | None = field(default=None, metadata=OMIT_NONE)
+    metrics: CriticToolMetricsDoc | None = field(default=None, metadata=OMIT_NONE)
     problem: str | None = field(default=None, metadata=OMIT_NONE)
-    label_agreement: tuple[CriticLabelAgreementDoc, ...] = ()
+    label_agreement: tuple[CriticToolLabelAgreementDoc, ...] = ()

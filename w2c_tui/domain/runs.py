@@ -57,7 +57,7 @@ class Task:
     response_text: str | None = None
     critic: Sample | None = None
     """CriticTool runs: the sample (dataset form) the protocol runs on."""
-    critic_rounds: tuple[str, ...] = ()
+    critictool_rounds: tuple[str, ...] = ()
     """CriticTool judge runs: the judged prediction's replies (empty: the sample alone)."""
 
     @classmethod

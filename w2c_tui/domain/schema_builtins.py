@@ -80,7 +80,7 @@ WHEN2CALL_ITEM_QA = LabelSchema(
 )
 
 
-def _critic_question(question: critic.Question) -> Question:
+def _critictool_question(question: critic.Question) -> Question:
     return Question(
         name=question.value,
         title=critic.QUESTION_TITLES[question],
@@ -105,7 +105,7 @@ CRITICTOOL = LabelSchema(
     "policy. The policies are asked on external samples only.",
     unit=UnitKind.CRITICTOOL_PREDICTION,
     questions=(
-        *(_critic_question(q) for q in critic.Question),
+        *(_critictool_question(q) for q in critic.Question),
         Question(
             name=critic.NOTE,
             title="Note",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from w2c_tui.db.store import Store
-from w2c_tui.domain.critictool import CriticFile
+from w2c_tui.domain.critictool import CriticToolFile
 from w2c_tui.domain.critictool_stored import (
     DEFAULT_DATASET,
     PredictionSet,
@@ -18,12 +18,12 @@ from w2c_tui.domain.records import ImportReport
 from w2c_tui.domain.runs import RunConfig, RunStartError
 from w2c_tui.io.importers.critictool import read_critictool
 from w2c_tui.runs.critictool.protocol import ProtocolError
-from w2c_tui.runs.critictool.runner import critic_describe, parsed_round
+from w2c_tui.runs.critictool.runner import critictool_describe, parsed_round
 
 IMPORT_KIND = "critictool"
 
 
-def prediction_sets(critic_file: CriticFile) -> list[PredictionSet]:
+def prediction_sets(critic_file: CriticToolFile) -> list[PredictionSet]:
     """The file's predictions, per sample, with each round parsed (empty: no predictions)."""
     return [
         PredictionSet(
@@ -38,7 +38,7 @@ def prediction_sets(critic_file: CriticFile) -> list[PredictionSet]:
     ]
 
 
-class CriticService:
+class CriticToolService:
     """CriticTool samples and predictions in the store."""
 
     def __init__(self, store: Store) -> None:
@@ -63,7 +63,7 @@ class CriticService:
 
     def import_read(
         self,
-        critic_file: CriticFile,
+        critic_file: CriticToolFile,
         *,
         dataset: str | None = None,
         target_model: str | None = None,
@@ -78,7 +78,7 @@ class CriticService:
                 "a CriticTool predictions file: name the model that made them with --target-model",
             )
         name = dataset or self._default_dataset(critic_file)
-        return self._store.critic_writer.apply(
+        return self._store.critictool_writer.apply(
             critic_file,
             name,
             predictions=predictions,
@@ -86,8 +86,8 @@ class CriticService:
             dry_run=dry_run,
         )
 
-    def _default_dataset(self, critic_file: CriticFile) -> str:
-        holding = self._store.critic_writer.datasets_holding(
+    def _default_dataset(self, critic_file: CriticToolFile) -> str:
+        holding = self._store.critictool_writer.datasets_holding(
             [s.item_sha256 for s in critic_file.samples]
         )
         if len(holding) > 1:
@@ -100,26 +100,26 @@ class CriticService:
 
     def datasets(self) -> list[str]:
         """Names of the CriticTool datasets."""
-        return self._store.critic.datasets()
+        return self._store.critictool.datasets()
 
     def samples(self, dataset: str) -> list[StoredSample]:
         """Every sample of `dataset` in import order, each with its item id."""
-        return self._store.critic.samples(dataset)
+        return self._store.critictool.samples(dataset)
 
     def sample(self, item_id: int) -> StoredSample:
         """One sample by its item id (NotFoundError when it is not a CriticTool sample)."""
-        return self._store.critic.sample(item_id)
+        return self._store.critictool.sample(item_id)
 
     def predictions(self, item_id: int, target_model: str | None = None) -> list[StoredPrediction]:
         """Every model's predictions for one sample (or one model's), each with its response
         id."""
-        return self._store.critic.predictions(item_id=item_id, target_model=target_model)
+        return self._store.critictool.predictions(item_id=item_id, target_model=target_model)
 
     def dataset_predictions(
         self, dataset: str, *, target_model: str | None = None, run_id: int | None = None
     ) -> list[StoredPrediction]:
         """Predictions of a whole dataset, optionally of one model or one run."""
-        return self._store.critic.predictions(
+        return self._store.critictool.predictions(
             dataset=dataset, target_model=target_model, run_id=run_id
         )
 
@@ -127,17 +127,17 @@ class CriticService:
 def check_run(store: Store, config: RunConfig, item_ids: list[int]) -> None:
     """RunStartError unless a CriticTool run can start: a CriticTool dataset, a valid mode and
     retry limit, and no sample already predicted by the model in the run's setting."""
-    if config.dataset not in store.critic.datasets():
+    if config.dataset not in store.critictool.datasets():
         raise RunStartError(
             f"--method critictool runs on a CriticTool dataset; {config.dataset!r} is not one "
             "(import CriticTool files with w2c import)"
         )
     try:
-        critic_describe(config)
+        critictool_describe(config)
     except ProtocolError as error:
         raise RunStartError(str(error)) from error
     model = config.target_model or config.model
-    clashes = store.critic.clashes(item_ids, model, config.critic_mode, config.critic_cot)
+    clashes = store.critictool.clashes(item_ids, model, config.critic_mode, config.critic_cot)
     if clashes:
         raise RunStartError(
             f"{clashes} of these samples already have predictions of {model!r} in this setting "
@@ -150,7 +150,7 @@ def check_judge_run(store: Store, config: RunConfig, item_ids: list[int]) -> lis
     """RunStartError unless a CriticTool judge run can start: a CriticTool dataset, one repeat,
     and, with --target-model, predictions of that model in the run's setting to judge; the ids
     of the items it will judge."""
-    if config.dataset not in store.critic.datasets():
+    if config.dataset not in store.critictool.datasets():
         raise RunStartError(
             f"--method critictool_judge judges a CriticTool dataset; {config.dataset!r} is not "
             "one (import CriticTool files with w2c import)"
@@ -167,7 +167,7 @@ def check_judge_run(store: Store, config: RunConfig, item_ids: list[int]) -> lis
         models = sorted(
             {
                 p.target_model
-                for p in store.critic.predictions(dataset=config.dataset)
+                for p in store.critictool.predictions(dataset=config.dataset)
                 if p.item_id in wanted
             }
         )
@@ -179,7 +179,7 @@ def check_judge_run(store: Store, config: RunConfig, item_ids: list[int]) -> lis
                 "no prediction)"
             )
         return item_ids
-    judged = store.critic.judged(
+    judged = store.critictool.judged(
         item_ids, config.target_model, config.critic_mode, config.critic_cot
     )
     if not judged:

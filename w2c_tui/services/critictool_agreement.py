@@ -17,10 +17,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from w2c_tui.db.store import Store
-from w2c_tui.domain.critictool_labels import CriticLabel, Question, options
-from w2c_tui.domain.dashboard import CriticLabelAgreementDoc, PairDoc
+from w2c_tui.domain.critictool_labels import CriticToolLabel, Question, options
+from w2c_tui.domain.dashboard import CriticToolLabelAgreementDoc, PairDoc
 from w2c_tui.domain.models import Rater
-from w2c_tui.services.critictool_review import CriticReviewService
+from w2c_tui.services.critictool_review import CriticToolReviewService
 from w2c_tui.stats.agreement import krippendorff_alpha, percent_agreement
 from w2c_tui.stats.pairwise import pairwise
 from w2c_tui.stats.results import Estimate, PairResult
@@ -37,7 +37,7 @@ NOMINAL = {
 
 
 @dataclass(frozen=True)
-class CriticAgreement:
+class CriticToolAgreement:
     """Agreement on one label (detect or category) of one dataset."""
 
     label: str
@@ -48,9 +48,9 @@ class CriticAgreement:
     percent: Estimate
     pairs: tuple[PairResult, ...]
 
-    def document(self) -> CriticLabelAgreementDoc:
+    def document(self) -> CriticToolLabelAgreementDoc:
         """The summary document (the dashboard's `critictool.label_agreement`)."""
-        return CriticLabelAgreementDoc(
+        return CriticToolLabelAgreementDoc(
             label=self.label,
             raters=self.raters,
             units=self.units,
@@ -84,7 +84,7 @@ def column_names(raters: list[Rater]) -> dict[int, str]:
     return names
 
 
-class CriticAgreementService:
+class CriticToolAgreementService:
     """Computes CriticTool label agreement from the store."""
 
     def __init__(self, store: Store) -> None:
@@ -92,12 +92,12 @@ class CriticAgreementService:
 
     def labels(
         self, dataset: str, target_model: str | None = None
-    ) -> dict[str, dict[tuple[int, int | None], CriticLabel]]:
+    ) -> dict[str, dict[tuple[int, int | None], CriticToolLabel]]:
         """Every rater's answers by column and unit, the self-critique included."""
-        review = CriticReviewService(self._store)
+        review = CriticToolReviewService(self._store)
         opened = review.open(dataset, target_model)
         wanted = {(u.item_id, u.response_id) for u in opened.units}
-        columns: dict[str, dict[tuple[int, int | None], CriticLabel]] = {}
+        columns: dict[str, dict[tuple[int, int | None], CriticToolLabel]] = {}
         ratings = [r for r in review.ratings(dataset) if (r.item_id, r.response_id) in wanted]
         names = column_names([r.rater for r in ratings])
         for rating in ratings:
@@ -108,7 +108,7 @@ class CriticAgreementService:
                 columns.setdefault(SELF, {})[(item_id, response_id)] = label
         return columns
 
-    def compute(self, dataset: str, target_model: str | None = None) -> list[CriticAgreement]:
+    def compute(self, dataset: str, target_model: str | None = None) -> list[CriticToolAgreement]:
         """α, percent agreement and pairwise κ for detect and for category."""
         columns = self.labels(dataset, target_model)
         raters = tuple(sorted(c for c in columns if c != SELF)) + (
@@ -117,7 +117,7 @@ class CriticAgreementService:
         units = sorted(
             {u for col in columns.values() for u in col}, key=lambda u: (u[0], u[1] or 0)
         )
-        results: list[CriticAgreement] = []
+        results: list[CriticToolAgreement] = []
         for name, question in NOMINAL.items():
             categories = tuple(value for value, _ in options(question))
             codes = np.full((len(units), len(raters)), -1, dtype=np.int16)
@@ -135,7 +135,7 @@ class CriticAgreementService:
             )
             pairable = int(((codes >= 0).sum(axis=1) >= 2).sum())
             results.append(
-                CriticAgreement(
+                CriticToolAgreement(
                     label=name,
                     raters=raters,
                     units=pairable,

@@ -12,9 +12,9 @@ from w2c_tui.db.store import Store
 from w2c_tui.domain.critictool import ExternalMode
 from w2c_tui.domain.critictool_stored import StoredPrediction, StoredSample
 from w2c_tui.domain.dashboard import (
-    CriticMetricsDoc,
-    CriticOverallDoc,
-    CriticSettingDoc,
+    CriticToolMetricsDoc,
+    CriticToolOverallDoc,
+    CriticToolSettingDoc,
     Means,
 )
 from w2c_tui.domain.errors import NotFoundError, W2CError
@@ -47,7 +47,7 @@ def _means(means: InternalMeans | ExternalMeans) -> Means:
     return {MEAN_NAMES.get(key, key): value for key, value in asdict(means).items()}
 
 
-class CriticMetricsService:
+class CriticToolMetricsService:
     """Scores stored CriticTool predictions with the reference's evaluators."""
 
     def __init__(self, store: Store) -> None:
@@ -55,7 +55,7 @@ class CriticMetricsService:
 
     def resolve(self, dataset: str | None, run_id: int | None = None) -> str:
         """The dataset named, the run's, or the only CriticTool dataset."""
-        names = self._store.critic.datasets()
+        names = self._store.critictool.datasets()
         if run_id is not None and dataset is None:
             dataset = self._store.runs.get(run_id).config.dataset
         if dataset is not None:
@@ -80,14 +80,14 @@ class CriticMetricsService:
         target_model: str | None = None,
         similarity: Similarity | None = None,
         similarity_model: str | Path | None = None,
-    ) -> CriticMetricsDoc:
+    ) -> CriticToolMetricsDoc:
         """The metrics of every (model, setting) with predictions in the dataset or run;
         similarity model: `similarity_model`, else W2C_SIMILARITY_MODEL, else the default."""
         name = self.resolve(dataset, run_id)
         model = similarity_model or os.environ.get(SIMILARITY_ENV) or DEFAULT_MODEL
         sim = similarity or SentenceSimilarity(model)
-        samples = {s.item_id: s for s in self._store.critic.samples(name)}
-        preds = self._store.critic.predictions(
+        samples = {s.item_id: s for s in self._store.critictool.samples(name)}
+        preds = self._store.critictool.predictions(
             dataset=name, target_model=target_model, run_id=run_id
         )
         groups: dict[tuple[str, str, str, bool], list[StoredPrediction]] = {}
@@ -102,7 +102,7 @@ class CriticMetricsService:
             ]
         except SimilarityUnavailable as error:
             raise W2CError(f"{error} (or pass --similarity-model PATH to a local model)") from error
-        return CriticMetricsDoc(
+        return CriticToolMetricsDoc(
             dataset=name,
             run_id=run_id,
             similarity_model=str(getattr(sim, "model_name", model)),
@@ -113,7 +113,7 @@ class CriticMetricsService:
     @staticmethod
     def _setting(
         samples: dict[int, StoredSample], preds: Sequence[StoredPrediction], sim: Similarity
-    ) -> CriticSettingDoc:
+    ) -> CriticToolSettingDoc:
         first = preds[0]
         source = samples[first.item_id].sample.source
         total = sum(1 for s in samples.values() if s.sample.source == source)
@@ -128,7 +128,7 @@ class CriticMetricsService:
                 )
                 for p in preds
             ]
-            return CriticSettingDoc(
+            return CriticToolSettingDoc(
                 first.target_model,
                 source,
                 None,
@@ -146,7 +146,7 @@ class CriticMetricsService:
             )
             for p in preds
         ]
-        return CriticSettingDoc(
+        return CriticToolSettingDoc(
             first.target_model,
             source,
             mode,
@@ -159,8 +159,8 @@ class CriticMetricsService:
         )
 
 
-def _overall(settings: Sequence[CriticSettingDoc]) -> list[CriticOverallDoc]:
-    out: list[CriticOverallDoc] = []
+def _overall(settings: Sequence[CriticToolSettingDoc]) -> list[CriticToolOverallDoc]:
+    out: list[CriticToolOverallDoc] = []
     for internal in (s for s in settings if s.source == "internal"):
         for external in settings:
             if (
@@ -177,5 +177,7 @@ def _overall(settings: Sequence[CriticSettingDoc]) -> list[CriticOverallDoc]:
                     **{k if k != "break" else "broke": v for k, v in external.means.items()}  # type: ignore[arg-type]
                 ),
             )
-            out.append(CriticOverallDoc(internal.target_model, internal.cot, external.mode, score))
+            out.append(
+                CriticToolOverallDoc(internal.target_model, internal.cot, external.mode, score)
+            )
     return out

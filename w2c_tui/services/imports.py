@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from w2c_tui.db.store import Store
-from w2c_tui.domain.critictool import CriticFile
+from w2c_tui.domain.critictool import CriticToolFile
 from w2c_tui.domain.errors import InputError, NotFoundError
 from w2c_tui.domain.manifest import Manifest
 from w2c_tui.domain.names import name_problem
@@ -44,14 +44,14 @@ class ImportService:
         if not path.exists():
             raise InputError(str(path), "no such file or folder")
         bundle = read_input(path, kind, options, progress)
-        if isinstance(bundle, CriticFile):
-            return self._critic(bundle, dataset, options, dry_run=dry_run)
+        if isinstance(bundle, CriticToolFile):
+            return self._critictool(bundle, dataset, options, dry_run=dry_run)
         if bundle.items:
             name = dataset or bundle.default_dataset or path.stem
             problem = name_problem(name)
             if problem is not None:
                 raise InputError(str(path), f"the dataset name {problem}", field="dataset")
-            if name in self._store.critic.datasets():
+            if name in self._store.critictool.datasets():
                 raise InputError(
                     str(path),
                     f"dataset {name!r} holds CriticTool samples: name another with --dataset",
@@ -65,14 +65,19 @@ class ImportService:
                 ) from error
         return self._store.imports.apply(bundle, name, dry_run=dry_run, strict=strict)
 
-    def _critic(
-        self, critic_file: CriticFile, dataset: str | None, options: ReadOptions, *, dry_run: bool
+    def _critictool(
+        self,
+        critic_file: CriticToolFile,
+        dataset: str | None,
+        options: ReadOptions,
+        *,
+        dry_run: bool,
     ) -> ImportReport:
         # late, as before: services.critictool loads runs.critictool, which the TUI's start-up
         # (and every served session's) must not wait for
-        from w2c_tui.services.critictool import CriticService
+        from w2c_tui.services.critictool import CriticToolService
 
-        return CriticService(self._store).import_read(
+        return CriticToolService(self._store).import_read(
             critic_file, dataset=dataset, target_model=options.target_model, dry_run=dry_run
         )
 
@@ -128,8 +133,8 @@ class ImportService:
             if dry_run and reports and not self._dataset_exists(name):
                 # the items are not stored on a dry run: results can only be read and checked
                 bundle = read_input(path, entry.kind, options, progress)
-                if isinstance(bundle, CriticFile):  # needs no items: checked as imported
-                    reports.append(self._critic(bundle, name, options, dry_run=True))
+                if isinstance(bundle, CriticToolFile):  # needs no items: checked as imported
+                    reports.append(self._critictool(bundle, name, options, dry_run=True))
                     continue
                 reports.append(
                     ImportReport(

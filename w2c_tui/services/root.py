@@ -21,10 +21,10 @@ if TYPE_CHECKING:
     from w2c_tui.services.adjudication import AdjudicationService
     from w2c_tui.services.agreement import AgreementService
     from w2c_tui.services.cleaning import CleaningService
-    from w2c_tui.services.critictool import CriticService
-    from w2c_tui.services.critictool_agreement import CriticAgreementService
-    from w2c_tui.services.critictool_metrics import CriticMetricsService
-    from w2c_tui.services.critictool_review import CriticReviewService
+    from w2c_tui.services.critictool import CriticToolService
+    from w2c_tui.services.critictool_agreement import CriticToolAgreementService
+    from w2c_tui.services.critictool_metrics import CriticToolMetricsService
+    from w2c_tui.services.critictool_review import CriticToolReviewService
     from w2c_tui.services.exports import ExportService
     from w2c_tui.services.merge import MergeService
     from w2c_tui.services.metrics import MetricsService
@@ -64,29 +64,29 @@ class Services:
     _exports: ExportService | None = field(default=None, repr=False)
     _preference: PreferenceService | None = field(default=None, repr=False)
     _prompts: PromptService | None = field(default=None, repr=False)
-    _critic: CriticService | None = field(default=None, repr=False)
+    _critictool: CriticToolService | None = field(default=None, repr=False)
 
     @property
-    def critic_agreement(self) -> CriticAgreementService:
+    def critictool_agreement(self) -> CriticToolAgreementService:
         """Agreement on CriticTool labels (numpy and the stats engine load on first use)."""
-        from w2c_tui.services.critictool_agreement import CriticAgreementService
+        from w2c_tui.services.critictool_agreement import CriticToolAgreementService
 
-        return CriticAgreementService(self.store)
+        return CriticToolAgreementService(self.store)
 
     @property
-    def critic_metrics(self) -> CriticMetricsService:
+    def critictool_metrics(self) -> CriticToolMetricsService:
         """The official CriticTool metrics of stored predictions (the similarity model loads on
         first use)."""
-        from w2c_tui.services.critictool_metrics import CriticMetricsService
+        from w2c_tui.services.critictool_metrics import CriticToolMetricsService
 
-        return CriticMetricsService(self.store)
+        return CriticToolMetricsService(self.store)
 
     @property
-    def critic_review(self) -> CriticReviewService:
+    def critictool_review(self) -> CriticToolReviewService:
         """CriticTool review: samples, labels and the model's self-critique."""
-        from w2c_tui.services.critictool_review import CriticReviewService
+        from w2c_tui.services.critictool_review import CriticToolReviewService
 
-        return CriticReviewService(self.store)
+        return CriticToolReviewService(self.store)
 
     @property
     def schema_agreement(self) -> SchemaAgreementService:
@@ -200,13 +200,13 @@ class Services:
         return self._prompts
 
     @property
-    def critic(self) -> CriticService:
+    def critictool(self) -> CriticToolService:
         """CriticTool samples and predictions (issue #11)."""
-        if self._critic is None:
-            from w2c_tui.services.critictool import CriticService
+        if self._critictool is None:
+            from w2c_tui.services.critictool import CriticToolService
 
-            self._critic = CriticService(self.store)
-        return self._critic
+            self._critictool = CriticToolService(self.store)
+        return self._critictool
 
     def database_file(self) -> str | None:
         """The database's file on this machine (SQLite), None for a server database."""

@@ -151,7 +151,7 @@ class W2CApp(App[None]):
             self.dataset = max(datasets, key=lambda d: d.imported_at).name
         if self.schema is not None:
             self.open_schema(self.schema, self.dataset)
-        elif self.services.critic_review.is_critictool(self.dataset):
+        elif self.services.critictool_review.is_critictool(self.dataset):
             self.open_critictool(self.dataset)
         else:
             self.push_screen(ReviewScreen(self.services, self.annotator, self.dataset))
@@ -159,11 +159,11 @@ class W2CApp(App[None]):
 
     def open_critictool(self, dataset: str) -> None:
         """Open the CriticTool review screen on `dataset`; leaving it offers the datasets."""
-        from w2c_tui.tui.screens.critictool import CriticReviewScreen
+        from w2c_tui.tui.screens.critictool import CriticToolReviewScreen
 
         assert self.annotator is not None
         try:
-            screen = CriticReviewScreen(self.services, self.annotator, dataset)
+            screen = CriticToolReviewScreen(self.services, self.annotator, dataset)
         except Exception as error:  # a file moved or changed: say so, stay where we are
             self.notify(f"Cannot open {dataset!r}: {error}", severity="error", timeout=20)
             return
@@ -191,7 +191,7 @@ class W2CApp(App[None]):
         def chosen(name: str | None) -> None:
             if name is None:
                 self.exit()
-            elif self.services.critic_review.is_critictool(name):
+            elif self.services.critictool_review.is_critictool(name):
                 self.open_critictool(name)
             else:
                 assert self.annotator is not None

@@ -19,7 +19,7 @@ from w2c_tui.db.tables.core import (
     RunRow,
     TargetModelRow,
 )
-from w2c_tui.db.tables.critic import CriticPredictionRow, CriticSampleRow
+from w2c_tui.db.tables.critictool import CriticToolPredictionRow, CriticToolSampleRow
 from w2c_tui.db.tables.labels import (
     CURRENT_VERDICT_UNIT,
     NoteRow,
@@ -42,8 +42,8 @@ __all__ = [
     "CURRENT_VERDICT_UNIT",
     "AssignmentPlanRow",
     "AssignmentRow",
-    "CriticPredictionRow",
-    "CriticSampleRow",
+    "CriticToolPredictionRow",
+    "CriticToolSampleRow",
     "DatasetRow",
     "GuidelineRow",
     "GuidelineSeenRow",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from w2c_tui.domain.critictool import CriticFile
+from w2c_tui.domain.critictool import CriticToolFile
 from w2c_tui.domain.errors import InputError
 from w2c_tui.domain.names import name_problem
 from w2c_tui.domain.records import ImportBundle
@@ -46,7 +46,7 @@ KINDS: tuple[str, ...] = (
     "api_suite",
 )
 """The kinds that read into an ImportBundle, in the order `--kind` lists them (CriticTool, the
-last choice of `--kind`, reads into a CriticFile)."""
+last choice of `--kind`, reads into a CriticToolFile)."""
 
 # What detection looks for, in the order it checks (shown when it recognises nothing).
 LOOKED_FOR = tuple(i.looked_for for i in IMPORTERS if i.looked_for is not None)
@@ -84,7 +84,7 @@ def read_input(
     progress: ProgressCallback | None = None,
 ) -> Read:
     """Read and validate all of `path` as `kind` (told from its first bytes when None), reading
-    the file once: an ImportBundle, or a CriticFile for CriticTool; InputError on bad input."""
+    the file once: an ImportBundle, or a CriticToolFile for CriticTool; InputError on bad input."""
     source = Source(path)
     if kind is None:
         importer = _detect(source)
@@ -98,7 +98,7 @@ def read_input(
         if not importer.folders and path.is_dir():
             raise InputError(str(path), f"expected a file for kind {kind!r}, got a folder")
     read = importer.read(source, options, progress)
-    return read if isinstance(read, CriticFile) else check_names(read)
+    return read if isinstance(read, CriticToolFile) else check_names(read)
 
 
 def read_bundle(
@@ -109,7 +109,7 @@ def read_bundle(
 ) -> ImportBundle:
     """`read_input` of a When2Call file or run folder (an InputError for a CriticTool file)."""
     read = read_input(path, kind, options, progress)
-    if isinstance(read, CriticFile):
+    if isinstance(read, CriticToolFile):
         raise InputError(str(path), "a CriticTool file: import it with `w2c import`")
     return read
 

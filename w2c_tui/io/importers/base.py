@@ -9,7 +9,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from w2c_tui.domain.critictool import CriticFile
+from w2c_tui.domain.critictool import CriticToolFile
 from w2c_tui.domain.errors import InputError
 from w2c_tui.domain.records import ImportBundle
 from w2c_tui.io.jsonl import BOM, ProgressCallback, first_object, read_bytes
@@ -69,7 +69,7 @@ def head_text(raw: bytes) -> str:
         return raw[: error.start].decode("utf-8")
 
 
-Read = ImportBundle | CriticFile
+Read = ImportBundle | CriticToolFile
 Reader = Callable[[Source, ReadOptions, ProgressCallback | None], Read]
 
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from w2c_tui.domain.critictool import CriticFile, Sample, SampleError, Turn
+from w2c_tui.domain.critictool import CriticToolFile, Sample, SampleError, Turn
 from w2c_tui.domain.errors import InputError
 from w2c_tui.io.importers import critictool_records as records
 from w2c_tui.io.importers.base import HEAD_BYTES, Importer, Source, head_text
@@ -136,19 +136,19 @@ def looks_like_critictool(path: Path) -> bool:
     return looks_like(head_text(raw[:HEAD_BYTES]), len(raw) <= HEAD_BYTES)
 
 
-def read_critictool(path: Path) -> CriticFile:
+def read_critictool(path: Path) -> CriticToolFile:
     """Read and validate a whole CriticTool file (dataset or inference output)."""
     return parse_critictool(path, read_bytes(path))
 
 
 def read(
     source: Source, _options: ReadOptions, _progress: ProgressCallback | None = None
-) -> CriticFile:
+) -> CriticToolFile:
     """The registry's reader: `parse_critictool` of the bytes read once."""
     return parse_critictool(source.path, source.data)
 
 
-def parse_critictool(path: Path, data: bytes) -> CriticFile:
+def parse_critictool(path: Path, data: bytes) -> CriticToolFile:
     """Validate a whole CriticTool file (dataset or inference output) from its bytes."""
     text = _decode(path, data)
     where_name = str(path)
@@ -170,7 +170,7 @@ def parse_critictool(path: Path, data: bytes) -> CriticFile:
     if not samples:
         raise InputError(where_name, "the file holds no samples")
     kind = file_kind(path, samples)
-    return CriticFile(where_name, kind, tuple(samples), sha256_hex(data))
+    return CriticToolFile(where_name, kind, tuple(samples), sha256_hex(data))
 
 
 def _sample(where: records.Where, record: Any, raw: str) -> Sample:

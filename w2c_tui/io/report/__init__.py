@@ -13,7 +13,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from w2c_tui.domain.dashboard import CriticMetricsDoc, DashboardDoc
+from w2c_tui.domain.dashboard import CriticToolMetricsDoc, DashboardDoc
 from w2c_tui.domain.jsondoc import to_json
 from w2c_tui.io.report import data, judges, results
 from w2c_tui.io.report.critictool import critictool
@@ -73,7 +73,7 @@ def html(dash: DashboardDoc, extra: Sequence[Section] = ()) -> str:
     return text
 
 
-def as_json(dash: DashboardDoc, critic: CriticMetricsDoc | None = None) -> str:
+def as_json(dash: DashboardDoc, critic: CriticToolMetricsDoc | None = None) -> str:
     """The dashboard document itself (with the CriticTool metrics under `critictool`)."""
     document = dash.to_json()
     document.pop("all_raters", None)

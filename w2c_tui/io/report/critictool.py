@@ -1,11 +1,11 @@
 """The CriticTool section of the report: the official metrics of each model and setting, per
-error type and base/evolved, and the overall score (from the `CriticMetricsDoc`)."""
+error type and base/evolved, and the overall score (from the `CriticToolMetricsDoc`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from w2c_tui.domain.dashboard import CriticMetricsDoc
+from w2c_tui.domain.dashboard import CriticToolMetricsDoc
 from w2c_tui.io.report.model import Section, TableSpec
 
 COLUMNS = (
@@ -32,7 +32,7 @@ def cell(value: Any) -> str:
     return str(value)
 
 
-def critictool(doc: CriticMetricsDoc | None, problem: str | None = None) -> list[Section]:
+def critictool(doc: CriticToolMetricsDoc | None, problem: str | None = None) -> list[Section]:
     """The sections (none when the dataset is not a CriticTool dataset)."""
     if doc is None and problem is None:
         return []

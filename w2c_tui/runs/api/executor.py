@@ -29,7 +29,7 @@ from w2c_tui.runs.api.client import (
     make_client,
     public_url,
 )
-from w2c_tui.runs.api.critic import critic_judge, critictool
+from w2c_tui.runs.api.critictool import critictool, critictool_judge
 from w2c_tui.runs.api.endpoint import Endpoint
 from w2c_tui.runs.api.generate import generate
 from w2c_tui.runs.api.judging import judge
@@ -38,7 +38,7 @@ from w2c_tui.runs.api.repeats import Handler, group_repeats, n_handler, process_
 from w2c_tui.runs.api.retry import DEFAULT_RETRY_POLICY, Attempts, RetryPolicy
 from w2c_tui.runs.api.tokens import load_api_tokenizer
 from w2c_tui.runs.critictool.judge_prompt import run_prompt
-from w2c_tui.runs.critictool.runner import critic_describe
+from w2c_tui.runs.critictool.runner import critictool_describe
 from w2c_tui.runs.executor import Emit, ShouldStop
 from w2c_tui.runs.judge import JudgePrompt
 from w2c_tui.runs.mcq_index import mcq_index_prompt_version
@@ -97,7 +97,7 @@ class OpenAIExecutor:
         elif config.method is Method.MCQ_INDEX:
             info["mcq_prompt_version"] = mcq_index_prompt_version()
         elif config.method is Method.CRITICTOOL:
-            info.update(critic_describe(config))
+            info.update(critictool_describe(config))
         else:
             info["template"] = config.template
             info["template_hash"] = prompts.template_hash(config.template)
@@ -162,10 +162,10 @@ class OpenAIExecutor:
         prompt = self._prompt()
         if method is Method.CRITICTOOL_JUDGE:
 
-            async def critic_judged(api: Api, task: Task, attempts: Attempts) -> TaskResult:
-                return await critic_judge(api, prompt, task, attempts)
+            async def critictool_judged(api: Api, task: Task, attempts: Attempts) -> TaskResult:
+                return await critictool_judge(api, prompt, task, attempts)
 
-            return critic_judged
+            return critictool_judged
 
         async def judged(api: Api, task: Task, attempts: Attempts) -> TaskResult:
             return await judge(api, prompt, task, attempts)

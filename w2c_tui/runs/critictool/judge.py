@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from w2c_tui.domain.critictool_labels import CriticLabel, ErrorCategory, Question, options
+from w2c_tui.domain.critictool_labels import CriticToolLabel, ErrorCategory, Question, options
 from w2c_tui.domain.runs import Task, TaskResult
 from w2c_tui.runs.critictool.judge_prompt import answer_format, task_questions
 from w2c_tui.runs.judge import RAW_TURN_SEPARATOR, JudgePrompt, json_schema_format, unfence
@@ -40,10 +40,10 @@ REPAIR_REQUEST = (
 
 
 @dataclass(frozen=True)
-class CriticJudgeReading:
+class CriticToolJudgeReading:
     """What one reply says: the answers, or why they could not be read."""
 
-    label: CriticLabel | None
+    label: CriticToolLabel | None
     fenced: bool = False
     problem: str | None = None
 
@@ -58,24 +58,24 @@ def _value(question: Question, raw: Any) -> str | None:
     return None
 
 
-def parse_reply(text: str, questions: Sequence[Question]) -> CriticJudgeReading:
+def parse_reply(text: str, questions: Sequence[Question]) -> CriticToolJudgeReading:
     """Read a reply strictly (see the module docstring); never guesses from prose."""
     body, fenced = unfence(text)
     try:
         value = json.loads(body)
     except ValueError:
-        return CriticJudgeReading(None, fenced, "not valid JSON")
+        return CriticToolJudgeReading(None, fenced, "not valid JSON")
     if not isinstance(value, dict):
-        return CriticJudgeReading(None, fenced, "not a JSON object")
+        return CriticToolJudgeReading(None, fenced, "not a JSON object")
     answers: dict[Question, str] = {}
     for question in questions:
         if question.value not in value:
-            return CriticJudgeReading(None, fenced, f"no {question.value!r}")
+            return CriticToolJudgeReading(None, fenced, f"no {question.value!r}")
         answer = _value(question, value[question.value])
         if answer is None:
             allowed = ", ".join(v for v, _ in options(question))
             got = json.dumps(value[question.value], ensure_ascii=False)[:60]
-            return CriticJudgeReading(
+            return CriticToolJudgeReading(
                 None, fenced, f"{question.value!r} must be one of {allowed}, not {got}"
             )
         answers[question] = answer
@@ -83,13 +83,13 @@ def parse_reply(text: str, questions: Sequence[Question]) -> CriticJudgeReading:
     category = answers.get(Question.CATEGORY)
     none = ErrorCategory.NONE.value
     if error is not None and category is not None and (error == "no") != (category == none):
-        return CriticJudgeReading(
+        return CriticToolJudgeReading(
             None, fenced, f"'error' is {error!r} but 'category' is {category!r}"
         )
-    label = CriticLabel()
+    label = CriticToolLabel()
     for question, answer in answers.items():
         label = label.answer(question, answer)
-    return CriticJudgeReading(label, fenced)
+    return CriticToolJudgeReading(label, fenced)
 
 
 def response_format(questions: Sequence[Question]) -> dict[str, Any]:

@@ -55,11 +55,11 @@ def run_prompt(config: RunConfig) -> JudgePrompt:
     if config.method is not Method.CRITICTOOL_JUDGE:
         return load_judge_prompt(config.judge_prompt)
     if config.judge_prompt == DEFAULT_JUDGE_PROMPT:
-        return load_critic_judge_prompt(DEFAULT_CRITIC_JUDGE_PROMPT)
-    return load_critic_judge_prompt(config.judge_prompt)
+        return load_critictool_judge_prompt(DEFAULT_CRITIC_JUDGE_PROMPT)
+    return load_critictool_judge_prompt(config.judge_prompt)
 
 
-def load_critic_judge_prompt(name_or_path: str) -> JudgePrompt:
+def load_critictool_judge_prompt(name_or_path: str) -> JudgePrompt:
     """A packaged prompt by name or a prompt file by path (RunStartError: neither, or a file
     without `{questions}` or `{answer_format}`)."""
     return load_judge_prompt(
@@ -83,7 +83,7 @@ def questions_for(sample: Sample, judged: bool) -> tuple[Question, ...]:
 def task_questions(task: Task) -> tuple[Question, ...]:
     """The questions of a task's unit."""
     assert task.critic is not None, "a CriticTool judge task carries its sample"
-    return questions_for(task.critic, bool(task.critic_rounds))
+    return questions_for(task.critic, bool(task.critictool_rounds))
 
 
 def render_tools(sample: Sample) -> str:
@@ -148,7 +148,7 @@ def render_prompt(prompt: JudgePrompt, task: Task) -> str:
     values = {
         "tools": render_tools(sample),
         "trajectory": render_turns(sample),
-        "prediction": render_prediction(task.critic_rounds),
+        "prediction": render_prediction(task.critictool_rounds),
         "questions": render_questions(questions),
         "answer_format": answer_format(questions),
     }

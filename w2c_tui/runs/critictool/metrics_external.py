@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from w2c_tui.domain.critictool import (
     FINISH_ACTION,
-    CriticFile,
+    CriticToolFile,
     ExternalMode,
     Sample,
     SampleError,
@@ -136,7 +136,7 @@ def score_external(
 
 
 def score_external_file(
-    critic_file: CriticFile,
+    critic_file: CriticToolFile,
     similarity: Similarity,
     mode: ExternalMode | None = None,
     cot: bool | None = None,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from w2c_tui.domain.critictool import ERROR_TYPES, CriticFile, Sample, SampleError, Variant
+from w2c_tui.domain.critictool import ERROR_TYPES, CriticToolFile, Sample, SampleError, Variant
 from w2c_tui.runs.critictool.args import arg_score
 from w2c_tui.runs.critictool.parse import Reply, parse_reply
 from w2c_tui.runs.critictool.similarity import Similarity
@@ -88,7 +88,7 @@ def score_internal(
 
 
 def score_internal_file(
-    critic_file: CriticFile, similarity: Similarity, cot: bool | None = None
+    critic_file: CriticToolFile, similarity: Similarity, cot: bool | None = None
 ) -> list[InternalScore]:
     """Scores of every sample of an internal file with predictions (CoT: the file's kind)."""
     kind = critic_file.kind

@@ -58,7 +58,7 @@ def _loop(task: Task, config: RunConfig) -> ExternalLoop | Messages:
     return ExternalLoop(sample, config_mode(config), config.critic_cot, config.retry_limit)
 
 
-def critic_result(task: Task, replies: Sequence[str], config: RunConfig) -> TaskResult:
+def critictool_result(task: Task, replies: Sequence[str], config: RunConfig) -> TaskResult:
     """The task's result: the replies (JSON list as the response text) and their parse."""
     assert task.critic is not None
     external = task.critic.source == "external"
@@ -104,7 +104,7 @@ def run_batch(tasks: Sequence[Task], chat: BatchChat, config: RunConfig) -> list
                 state.record(answer)
             replies[index].append(answer)
     for index in states:
-        results[index] = critic_result(tasks[index], replies[index], config)
+        results[index] = critictool_result(tasks[index], replies[index], config)
     return [results[index] for index in range(len(tasks))]
 
 
@@ -115,13 +115,13 @@ async def run_one(task: Task, chat: AsyncChat, config: RunConfig) -> TaskResult:
     except ProtocolError as error:
         return TaskResult(task=task, error=str(error))
     if not isinstance(state, ExternalLoop):
-        return critic_result(task, [await chat(chat_roles(state))], config)
+        return critictool_result(task, [await chat(chat_roles(state))], config)
     while (messages := state.request()) is not None:
         state.record(await chat(chat_roles(messages)))
-    return critic_result(task, state.replies, config)
+    return critictool_result(task, state.replies, config)
 
 
-def critic_describe(config: RunConfig) -> dict[str, Any]:
+def critictool_describe(config: RunConfig) -> dict[str, Any]:
     """What identifies a CriticTool run's protocol (ProtocolError for a bad mode or limit)."""
     from w2c_tui.domain.critictool_prompts import INSTRUCTIONS, instruction_name
 

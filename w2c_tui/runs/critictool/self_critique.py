@@ -11,7 +11,7 @@ retry, FinishAction a finish, any other call a skip.
 from __future__ import annotations
 
 from w2c_tui.domain.critictool import ERROR_TYPES, FINISH_ACTION, Sample
-from w2c_tui.domain.critictool_labels import CriticLabel, ErrorCategory, Policy
+from w2c_tui.domain.critictool_labels import CriticToolLabel, ErrorCategory, Policy
 from w2c_tui.runs.critictool.parse import Reply, parse_reply
 
 
@@ -24,19 +24,19 @@ def observed_policy(sample: Sample, reply: Reply) -> Policy | None:
     return Policy.FINISH if reply.name == FINISH_ACTION else Policy.SKIP
 
 
-def self_critique(sample: Sample, rounds: tuple[str, ...]) -> CriticLabel:
+def self_critique(sample: Sample, rounds: tuple[str, ...]) -> CriticToolLabel:
     """The model's label of `sample` from its replies `rounds` (empty: answers nothing)."""
     if not rounds:
-        return CriticLabel()
+        return CriticToolLabel()
     if sample.source == "external":
         reply = parse_reply(rounds[-1])
         if reply.parsed_as is None:
-            return CriticLabel()
-        return CriticLabel(observed_policy=observed_policy(sample, reply))
+            return CriticToolLabel()
+        return CriticToolLabel(observed_policy=observed_policy(sample, reply))
     reply = parse_reply(rounds[0])
     if reply.parsed_as is None:
-        return CriticLabel()
+        return CriticToolLabel()
     if not reply.error:
-        return CriticLabel(error=False, category=ErrorCategory.NONE)
+        return CriticToolLabel(error=False, category=ErrorCategory.NONE)
     category = ErrorCategory(reply.error) if reply.error in ERROR_TYPES else None
-    return CriticLabel(error=True, category=category)
+    return CriticToolLabel(error=True, category=category)

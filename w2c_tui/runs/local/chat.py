@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from w2c_tui.domain.runs import Method, Task, TaskResult
-from w2c_tui.runs.critictool import judge as critic_judge
-from w2c_tui.runs.critictool.judge_prompt import judge_messages as critic_messages
+from w2c_tui.runs.critictool import judge as critictool_judge
+from w2c_tui.runs.critictool.judge_prompt import judge_messages as critictool_messages
 from w2c_tui.runs.executor import Emit, ShouldStop
 from w2c_tui.runs.judge import (
     JUDGE_LABELS,
@@ -130,7 +130,7 @@ class ChatRunner:
             return mcq_index_messages(task)
         assert self.prompt is not None
         if self.method is Method.CRITICTOOL_JUDGE:
-            return critic_messages(self.prompt, task)
+            return critictool_messages(self.prompt, task)
         if task.response_text is None:
             raise ValueError("the task has no response to judge")
         return judge_messages(self.prompt, task)
@@ -163,7 +163,7 @@ class ChatRunner:
             (i, self._conversation(c.task, self._repair(c, first[i])))
             for i, c in enumerate(batch)
             if not (
-                critic_judge.readable(first[i], c.task)
+                critictool_judge.readable(first[i], c.task)
                 if critic
                 else parse_judge_reply(first[i]).label is not None
             )
@@ -172,7 +172,7 @@ class ChatRunner:
         if unread:
             replies = self._generate([conversation for _, conversation in unread])
             second = {i: reply for (i, _), reply in zip(unread, replies, strict=True)}
-        result = critic_judge.judge_result if critic else judge_result
+        result = critictool_judge.judge_result if critic else judge_result
         return [
             result(
                 c.task,
@@ -185,7 +185,7 @@ class ChatRunner:
 
     def _repair(self, conversation: Conversation, reply: str) -> Messages:
         if self.method is Method.CRITICTOOL_JUDGE:
-            return critic_judge.repair_messages(conversation.messages, reply, conversation.task)
+            return critictool_judge.repair_messages(conversation.messages, reply, conversation.task)
         return repair_messages(conversation.messages, reply)
 
     def _batch(self, tasks: list[Task]) -> list[TaskResult]:

@@ -9,7 +9,7 @@ from typing import Any
 from w2c_tui.domain.run_options import TransformersOptions
 from w2c_tui.domain.runs import Method, RunConfig, RunStartError, Task
 from w2c_tui.runs.critictool.judge_prompt import run_prompt
-from w2c_tui.runs.critictool.runner import critic_describe
+from w2c_tui.runs.critictool.runner import critictool_describe
 from w2c_tui.runs.executor import Emit, ShouldStop
 from w2c_tui.runs.judge import JudgePrompt
 from w2c_tui.runs.local.loading import (
@@ -150,7 +150,7 @@ class TransformersExecutor:
         elif config.method is Method.MCQ_INDEX:
             info["mcq_prompt_version"] = mcq_index_prompt_version()
         else:
-            info.update(critic_describe(config))
+            info.update(critictool_describe(config))
         return info
 
     def _mcq_plan(self, loaded: LoadedModel) -> dict[str, Any]:
@@ -176,9 +176,9 @@ class TransformersExecutor:
 
             McqRunner(loaded, config.template, config.bos, batch_size).run(tasks, emit, should_stop)
         elif config.method is Method.CRITICTOOL:
-            from w2c_tui.runs.local.critic import CriticRunner
+            from w2c_tui.runs.local.critictool import CriticToolRunner
 
-            CriticRunner(loaded, config, batch_size).run(tasks, emit, should_stop)
+            CriticToolRunner(loaded, config, batch_size).run(tasks, emit, should_stop)
         elif config.method in CHAT_METHODS:
             from w2c_tui.runs.local.chat import ChatRunner
 

@@ -1,5 +1,5 @@
 """The metrics tab on a CriticTool dataset: the official metrics of each model and setting
-(the `CriticMetricsDoc`, or why it could not be computed)."""
+(the `CriticToolMetricsDoc`, or why it could not be computed)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from w2c_tui.domain.dashboard import CriticEntryDoc, DashboardDoc
+from w2c_tui.domain.dashboard import CriticToolEntryDoc, DashboardDoc
 from w2c_tui.io.report.critictool import COLUMNS, cell
 from w2c_tui.tui.dashboard.common import table
 from w2c_tui.tui.plain import cells
@@ -17,20 +17,20 @@ if TYPE_CHECKING:
     from w2c_tui.services import Services
 
 
-def critic_entry(services: Services, dataset: str) -> CriticEntryDoc:
+def critictool_entry(services: Services, dataset: str) -> CriticToolEntryDoc:
     """The CriticTool metrics of `dataset` (similarity model: W2C_SIMILARITY_MODEL or the
     default), or why they could not be computed (computed in the dashboard's worker thread)."""
     from w2c_tui.domain.errors import W2CError
 
-    agreement = tuple(r.document() for r in services.critic_agreement.compute(dataset))
+    agreement = tuple(r.document() for r in services.critictool_agreement.compute(dataset))
     try:
-        metrics = services.critic_metrics.compute(dataset)
+        metrics = services.critictool_metrics.compute(dataset)
     except W2CError as error:
-        return CriticEntryDoc(problem=str(error), label_agreement=agreement)
-    return CriticEntryDoc(metrics=metrics, label_agreement=agreement)
+        return CriticToolEntryDoc(problem=str(error), label_agreement=agreement)
+    return CriticToolEntryDoc(metrics=metrics, label_agreement=agreement)
 
 
-def label_agreement(entry: CriticEntryDoc) -> list[RenderableType]:
+def label_agreement(entry: CriticToolEntryDoc) -> list[RenderableType]:
     """Humans vs the model's self-critique vs judges on the CriticTool labels (a table per
     label: α and agreement over all raters, then κ and agreement per pair)."""
     parts: list[RenderableType] = []

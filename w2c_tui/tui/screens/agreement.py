@@ -22,7 +22,7 @@ from w2c_tui.domain.qa_summary import QASummary
 from w2c_tui.domain.review import UnitKind
 from w2c_tui.tui.dashboard import judges, metrics, overview, slices
 from w2c_tui.tui.dashboard.common import middle, natural_width
-from w2c_tui.tui.dashboard.critictool import critic_entry, critictool
+from w2c_tui.tui.dashboard.critictool import critictool, critictool_entry
 from w2c_tui.tui.screens.agreement_view import (
     AGREEMENT_BINDINGS,
     KEYS,
@@ -143,8 +143,8 @@ class AgreementScreen(OnceScreen[int | None]):
             by=SliceBy(self.view.by) if self.view.by else None,
         )
         critic = (  # the metrics tab shows these
-            critic_entry(self.services, self.dataset)
-            if self.dataset in self.services.critic.datasets()
+            critictool_entry(self.services, self.dataset)
+            if self.dataset in self.services.critictool.datasets()
             else None
         )
         document = replace(document, all_raters=tuple(every), critictool=critic)

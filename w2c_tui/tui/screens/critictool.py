@@ -23,8 +23,8 @@ from textual.widgets import Footer, Static
 
 from w2c_tui.domain.critictool_labels import (
     QUESTION_TITLES,
-    CriticLabel,
-    CriticLabelForm,
+    CriticToolLabel,
+    CriticToolLabelForm,
     Question,
     options,
 )
@@ -37,7 +37,7 @@ from w2c_tui.tui.widgets.trajectory import TrajectoryView
 
 if TYPE_CHECKING:
     from w2c_tui.services import Services
-    from w2c_tui.services.critictool_review import CriticUnit
+    from w2c_tui.services.critictool_review import CriticToolUnit
 
 QUESTION_SHORT: dict[Question, str] = {
     Question.ERROR: "error in last step",
@@ -93,15 +93,15 @@ CRITIC_HELP: list[tuple[str, str]] = [
 ]
 
 
-class CriticReviewScreen(Screen[None]):
+class CriticToolReviewScreen(Screen[None]):
     """Label CriticTool trajectories of one dataset from the keyboard."""
 
     BINDINGS = list(CRITIC_BINDINGS)
     DEFAULT_CSS = """
-    CriticReviewScreen #critic-head { height: 1; background: $boost; padding: 0 1; }
-    CriticReviewScreen #critic-body { height: 1fr; }
-    CriticReviewScreen #critic-trajectory { width: 1fr; }
-    CriticReviewScreen #critic-form { width: 44; padding: 0 1; border-left: solid $primary; }
+    CriticToolReviewScreen #critic-head { height: 1; background: $boost; padding: 0 1; }
+    CriticToolReviewScreen #critic-body { height: 1fr; }
+    CriticToolReviewScreen #critic-trajectory { width: 1fr; }
+    CriticToolReviewScreen #critic-form { width: 44; padding: 0 1; border-left: solid $primary; }
     """
 
     def __init__(
@@ -110,8 +110,8 @@ class CriticReviewScreen(Screen[None]):
         super().__init__()
         self.services = services
         self.annotator = annotator
-        self.opened = services.critic_review.open(dataset)
-        self.rater_id = services.critic_review.rater(annotator)
+        self.opened = services.critictool_review.open(dataset)
+        self.rater_id = services.critictool_review.rater(annotator)
         self.blind = blind
         self.revealed: set[tuple[int, int | None]] = set()
         """Units whose gold and model were on screen: an undo does not make them blind again."""
@@ -120,7 +120,7 @@ class CriticReviewScreen(Screen[None]):
         self.saver = AnswerSaver(self, self.render_all)
 
     @property
-    def unit(self) -> CriticUnit:
+    def unit(self) -> CriticToolUnit:
         """The trajectory on screen."""
         return self.opened.units[self.index]
 
@@ -135,9 +135,9 @@ class CriticReviewScreen(Screen[None]):
         self.saver.start()
         self.render_all()
 
-    def _form(self, unit: CriticUnit) -> CriticLabelForm:
-        label = self.services.critic_review.current(self.rater_id, unit) or CriticLabel()
-        return CriticLabelForm(
+    def _form(self, unit: CriticToolUnit) -> CriticToolLabelForm:
+        label = self.services.critictool_review.current(self.rater_id, unit) or CriticToolLabel()
+        return CriticToolLabelForm(
             source=unit.sample.source,
             has_model=unit.prediction is not None,
             blind=self.blind,
@@ -204,7 +204,7 @@ class CriticReviewScreen(Screen[None]):
         """Commit the answers on screen; False when the database did not take them (they
         stay on screen and are tried again)."""
         seen = Seen.BLIND if self.hidden else (Seen.GOLD if self.blind else Seen.OPEN)
-        unit, form, review = self.unit, self.form, self.services.critic_review
+        unit, form, review = self.unit, self.form, self.services.critictool_review
 
         def write(wait_s: float) -> None:
             review.save(self.rater_id, unit, form.label, seen, deadline_s=wait_s)
@@ -261,7 +261,7 @@ class CriticReviewScreen(Screen[None]):
         elif self.saver.blocked():
             return
         else:  # nothing this visit: the stored history's previous answers
-            previous = self.services.critic_review.undo(self.rater_id, self.unit)
+            previous = self.services.critictool_review.undo(self.rater_id, self.unit)
             if previous is None:
                 self.notify("Nothing to undo on this trajectory.")
                 return
@@ -315,10 +315,10 @@ class CriticReviewScreen(Screen[None]):
         if self.blind:
             self.notify("Agreement shows other raters' labels: turn blind mode off (b) first.")
             return
-        from w2c_tui.tui.screens.critictool_agreement import CriticAgreementDialog
+        from w2c_tui.tui.screens.critictool_agreement import CriticToolAgreementDialog
 
-        results = self.services.critic_agreement.compute(self.opened.name)
-        self.app.push_screen(CriticAgreementDialog(self.opened.name, results))
+        results = self.services.critictool_agreement.compute(self.opened.name)
+        self.app.push_screen(CriticToolAgreementDialog(self.opened.name, results))
 
     def action_runs(self) -> None:
         """The runs panel; on return the dataset is read again (a run may have added
@@ -329,7 +329,7 @@ class CriticReviewScreen(Screen[None]):
 
         def back(_: object) -> None:
             here = (self.unit.item_id, self.unit.response_id)
-            self.opened = self.services.critic_review.open(self.opened.name)
+            self.opened = self.services.critictool_review.open(self.opened.name)
             keys = [(u.item_id, u.response_id) for u in self.opened.units]
             self._go(keys.index(here) if here in keys else min(self.index, len(keys) - 1))
 

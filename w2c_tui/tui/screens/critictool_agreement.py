@@ -15,7 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 if TYPE_CHECKING:
-    from w2c_tui.services.critictool_agreement import CriticAgreement
+    from w2c_tui.services.critictool_agreement import CriticToolAgreement
 
 TITLES = {
     "detect": "Detect (error in the last step)",
@@ -28,7 +28,7 @@ def _num(value: float | None) -> str:
     return "—" if value is None else f"{value:.3f}"
 
 
-def agreement_view(dataset: str, results: list[CriticAgreement]) -> Group:
+def agreement_view(dataset: str, results: list[CriticToolAgreement]) -> Group:
     """Every label's coefficients and pairs as one renderable."""
     parts: list[Text | Table] = [Text(f"CriticTool agreement — {dataset} (Esc closes)", "bold")]
     for result in results:
@@ -52,12 +52,12 @@ def agreement_view(dataset: str, results: list[CriticAgreement]) -> Group:
     return Group(*parts)
 
 
-class CriticAgreementDialog(ModalScreen[None]):
+class CriticToolAgreementDialog(ModalScreen[None]):
     """Shows `agreement_view`; Esc, a or ? closes."""
 
     BINDINGS = [Binding("escape,a,q", "close", "close", id="critic-agreement-close")]
 
-    def __init__(self, dataset: str, results: list[CriticAgreement]) -> None:
+    def __init__(self, dataset: str, results: list[CriticToolAgreement]) -> None:
         super().__init__()
         self._view = agreement_view(dataset, results)
 

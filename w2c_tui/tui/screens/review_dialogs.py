@@ -165,7 +165,7 @@ class ReviewDialogs:
         from w2c_tui.tui.screens.datasets import DatasetsScreen
 
         def switch(name: str | None) -> None:
-            if name and self.services.critic_review.is_critictool(name):
+            if name and self.services.critictool_review.is_critictool(name):
                 self.app.open_critictool(name)  # type: ignore[attr-defined]
             elif name:
                 self.act(self.state.switch_dataset(name))

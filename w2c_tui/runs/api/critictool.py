@@ -37,7 +37,9 @@ async def critictool(api: Api, task: Task, attempts: Attempts) -> TaskResult:
     return await run_one(task, chat, api.config)
 
 
-async def critic_judge(api: Api, prompt: JudgePrompt, task: Task, attempts: Attempts) -> TaskResult:
+async def critictool_judge(
+    api: Api, prompt: JudgePrompt, task: Task, attempts: Attempts
+) -> TaskResult:
     """The judge's answers on the task's unit: one request, one repair turn if unreadable."""
     if task.critic is None:
         return TaskResult(task=task, error="the task has no CriticTool sample to judge")

@@ -8,7 +8,7 @@ from typing import Any, cast
 from sqlmodel import Session, col, select
 
 from w2c_tui.db.critictool import NewPrediction, add_prediction
-from w2c_tui.db.tables import CriticPredictionRow
+from w2c_tui.db.tables import CriticToolPredictionRow
 from w2c_tui.domain.critictool import ExternalMode
 from w2c_tui.domain.errors import W2CError
 from w2c_tui.domain.runs import TaskResult
@@ -18,7 +18,7 @@ class PredictionClash(W2CError):
     """The model already has a prediction for a sample in this setting (another run, a file)."""
 
 
-def critic_records(
+def critictool_records(
     session: Session, run_id: int, results: Sequence[TaskResult], model_id: int | None
 ) -> list[int]:
     """Store each result's rounds and parse; the response ids, in order."""
@@ -30,11 +30,11 @@ def critic_records(
         cot = bool(meta.get("cot"))
         item_id = result.task.item_id
         clash = session.exec(
-            select(CriticPredictionRow.id).where(
-                col(CriticPredictionRow.item_id) == item_id,
-                col(CriticPredictionRow.target_model_id) == model_id,
-                col(CriticPredictionRow.mode) == (mode or ""),
-                col(CriticPredictionRow.cot).is_(cot),
+            select(CriticToolPredictionRow.id).where(
+                col(CriticToolPredictionRow.item_id) == item_id,
+                col(CriticToolPredictionRow.target_model_id) == model_id,
+                col(CriticToolPredictionRow.mode) == (mode or ""),
+                col(CriticToolPredictionRow.cot).is_(cot),
             )
         ).first()
         if clash is not None:

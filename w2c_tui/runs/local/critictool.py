@@ -16,7 +16,7 @@ from w2c_tui.runs.prompts.chat import render_chat
 ADVICE = "critictool needs a chat model (an instruct model with a chat template)"
 
 
-class CriticRunner:
+class CriticToolRunner:
     """Runs CriticTool samples `batch_size` at a time (the rounds of a batch go together)."""
 
     def __init__(self, loaded: LoadedModel, config: RunConfig, batch_size: int) -> None:

@@ -6,7 +6,7 @@ import json
 from typing import Any, cast
 
 from w2c_tui.db.convert import dumps, loads
-from w2c_tui.db.tables import CriticPredictionRow, CriticSampleRow
+from w2c_tui.db.tables import CriticToolPredictionRow, CriticToolSampleRow
 from w2c_tui.domain.critictool import (
     ExternalMode,
     Sample,
@@ -88,7 +88,7 @@ def first_question(sample: Sample) -> str:
     return next((t.content for t in sample.original_turns if t.role == "user"), "")
 
 
-def to_stored_sample(row: CriticSampleRow, dataset: str) -> StoredSample:
+def to_stored_sample(row: CriticToolSampleRow, dataset: str) -> StoredSample:
     """A `critic_sample` row as a StoredSample (dataset form: no instruction, no predictions)."""
     turns = tuple(Turn(role, content) for role, content in json.loads(row.turns_json))
     gold = tuple(
@@ -121,7 +121,7 @@ def to_stored_sample(row: CriticSampleRow, dataset: str) -> StoredSample:
     )
 
 
-def to_stored_prediction(row: CriticPredictionRow, target_model: str) -> StoredPrediction:
+def to_stored_prediction(row: CriticToolPredictionRow, target_model: str) -> StoredPrediction:
     """A `critic_prediction` row as a StoredPrediction."""
     assert row.id is not None
     return StoredPrediction(

@@ -26,7 +26,7 @@ from w2c_tui.db.convert import to_rater
 from w2c_tui.db.schema_labels import AnswerWrite, write_answer
 from w2c_tui.db.tables import ItemRow, LabelRow, RaterRow, ResponseRow, TargetModelRow, utcnow
 from w2c_tui.db.writes import retry_write, write_session
-from w2c_tui.domain.critictool_labels import NOTE, CriticLabel, Question
+from w2c_tui.domain.critictool_labels import NOTE, CriticToolLabel, Question
 from w2c_tui.domain.errors import InputError
 from w2c_tui.domain.models import Rater
 from w2c_tui.domain.runs import TaskResult
@@ -40,7 +40,7 @@ FIELDS = (*(q.value for q in Question), NOTE)
 
 
 @dataclass(frozen=True)
-class CriticRating:
+class CriticToolRating:
     """One rater's current answers on one unit."""
 
     item_id: int
@@ -48,7 +48,7 @@ class CriticRating:
     response_id: int | None
     target_model: str | None
     rater: Rater
-    label: CriticLabel
+    label: CriticToolLabel
 
 
 def _unit_rows(
@@ -80,11 +80,11 @@ def _writes(rows: Sequence[LabelRow]) -> list[list[LabelRow]]:
     return out
 
 
-def _label(values: dict[str, str | None]) -> CriticLabel:
-    return CriticLabel.from_answers({k: v for k, v in values.items() if v is not None})
+def _label(values: dict[str, str | None]) -> CriticToolLabel:
+    return CriticToolLabel.from_answers({k: v for k, v in values.items() if v is not None})
 
 
-def _replay(rows: Sequence[LabelRow]) -> list[CriticLabel]:
+def _replay(rows: Sequence[LabelRow]) -> list[CriticToolLabel]:
     """The answer set after each write, oldest first."""
     values: dict[str, str | None] = {}
     out = []
@@ -118,13 +118,15 @@ def _record(
     )
 
 
-class CriticLabelStore:
+class CriticToolLabelStore:
     """Writes and reads CriticTool labels."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def current(self, rater_id: int, item_id: int, response_id: int | None) -> CriticLabel | None:
+    def current(
+        self, rater_id: int, item_id: int, response_id: int | None
+    ) -> CriticToolLabel | None:
         """The rater's current answers on the unit (None: never labelled, or withdrawn)."""
         with Session(self.engine) as session:
             rows = _unit_rows(session, rater_id, item_id, response_id)
@@ -136,7 +138,7 @@ class CriticLabelStore:
         rater_id: int,
         item_id: int,
         response_id: int | None,
-        label: CriticLabel,
+        label: CriticToolLabel,
         *,
         seen: Seen | None = None,
         source: str = "tui",
@@ -158,12 +160,14 @@ class CriticLabelStore:
 
         return retry_write(write, deadline_s=deadline_s)
 
-    def history(self, rater_id: int, item_id: int, response_id: int | None) -> list[CriticLabel]:
+    def history(
+        self, rater_id: int, item_id: int, response_id: int | None
+    ) -> list[CriticToolLabel]:
         """Every answer set the rater recorded on the unit, oldest first."""
         with Session(self.engine) as session:
             return _replay(_unit_rows(session, rater_id, item_id, response_id))
 
-    def undo(self, rater_id: int, item_id: int, response_id: int | None) -> CriticLabel | None:
+    def undo(self, rater_id: int, item_id: int, response_id: int | None) -> CriticToolLabel | None:
         """Put back the answers the last write replaced (a new write); returns them (None: the
         unit has no earlier answers)."""
         history = self.history(rater_id, item_id, response_id)
@@ -173,7 +177,7 @@ class CriticLabelStore:
         self.set_label(rater_id, item_id, response_id, previous, source="undo")
         return previous
 
-    def ratings(self, dataset: str) -> list[CriticRating]:
+    def ratings(self, dataset: str) -> list[CriticToolRating]:
         """Every rater's current answers on the dataset's units, in item order."""
         with Session(self.engine) as session:
             ds = dataset_row(session, dataset)
@@ -212,14 +216,14 @@ class CriticLabelStore:
             if not label.empty:
                 item_id, response_id, rater_id = key
                 out.append(
-                    CriticRating(
+                    CriticToolRating(
                         item_id, about["uuid"], response_id, about["model"], raters[rater_id], label
                     )
                 )
         return out
 
 
-def critic_judge_records(
+def critictool_judge_records(
     session: Session, run_id: int, results: Sequence[TaskResult], rater_id: int
 ) -> None:
     """A CriticTool judge run's answers as label rows of its rater (in the run's write
@@ -230,7 +234,7 @@ def critic_judge_records(
     moment = utcnow()
     for result in results:
         unit = Unit(result.task.item_id, result.task.response_id)
-        wanted = CriticLabel.from_json(result.meta["critic_label"]).answers()
+        wanted = CriticToolLabel.from_json(result.meta["critic_label"]).answers()
         had = {
             row.question
             for row in _unit_rows(session, rater_id, unit.item_id, unit.response_id)

@@ -12,7 +12,7 @@ from sqlmodel import Field, SQLModel
 from w2c_tui.db.tables.base import utcnow
 
 
-class CriticSampleRow(SQLModel, table=True):
+class CriticToolSampleRow(SQLModel, table=True):
     """What a CriticTool sample is beyond its item row: trajectory, gold and file kind."""
 
     __tablename__ = "critic_sample"
@@ -42,7 +42,7 @@ class CriticSampleRow(SQLModel, table=True):
     source_path: str | None = None
 
 
-class CriticPredictionRow(SQLModel, table=True):
+class CriticToolPredictionRow(SQLModel, table=True):
     """One model's predictions for one sample in one setting (mode, CoT)."""
 
     __tablename__ = "critic_prediction"

@@ -11,25 +11,25 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from w2c_tui.db.tables import LabelRow
-from w2c_tui.domain.critictool_labels import CriticLabel, ErrorCategory, Policy
+from w2c_tui.domain.critictool_labels import CriticToolLabel, ErrorCategory, Policy
 from w2c_tui.services import Services
 
 CT = Path(__file__).resolve().parents[1] / "io" / "fixtures" / "critictool" / "predictions"
 
 
 def test_labels_supersede_and_undo(services: Services, db_url: str) -> None:
-    services.critic.import_file(
+    services.critictool.import_file(
         CT / "interal_base_data_wo_cot.json", dataset="ct", target_model="tiny"
     )
-    labels = services.store.critic_labels
-    ann = services.critic_review.rater("ann")
-    unit = services.critic_review.open("ct").units[0]
+    labels = services.store.critictool_labels
+    ann = services.critictool_review.rater("ann")
+    unit = services.critictool_review.open("ct").units[0]
     item, response = unit.item_id, unit.response_id
     assert response is not None
-    first = CriticLabel(error=True, category=ErrorCategory.PARAMETERS_VALUE)
+    first = CriticToolLabel(error=True, category=ErrorCategory.PARAMETERS_VALUE)
     assert labels.set_label(ann, item, response, first)
     assert not labels.set_label(ann, item, response, first)  # unchanged: no row
-    second = CriticLabel(error=False, category=ErrorCategory.NONE, note="looks fine")
+    second = CriticToolLabel(error=False, category=ErrorCategory.NONE, note="looks fine")
     assert labels.set_label(ann, item, response, second)
     assert labels.current(ann, item, response) == second
     assert labels.current(ann, item, None) is None  # the sample alone is another unit
@@ -43,23 +43,23 @@ def test_labels_supersede_and_undo(services: Services, db_url: str) -> None:
         i=item,
     )
     assert rows == [("category", 1), ("error", 1), ("note", 1)]  # the note withdrawn by undo
-    ratings = services.critic_review.ratings("ct")
+    ratings = services.critictool_review.ratings("ct")
     assert [
         (r.sample_id, r.response_id, r.target_model, r.rater.name, r.label) for r in ratings
     ] == [(unit.sample.sample_id, response, "tiny", "ann", first)]
-    assert labels.set_label(ann, item, response, CriticLabel())  # withdrawn
+    assert labels.set_label(ann, item, response, CriticToolLabel())  # withdrawn
     assert labels.current(ann, item, response) is None
-    assert services.critic_review.ratings("ct") == []
+    assert services.critictool_review.ratings("ct") == []
 
 
 def test_the_database_keeps_one_current_label(services: Services) -> None:
-    services.critic.import_file(
+    services.critictool.import_file(
         CT / "external_skip_base_data_wo_cot.json", dataset="ct", target_model="tiny"
     )
-    ann = services.critic_review.rater("ann")
-    unit = services.critic_review.open("ct").units[0]
-    services.store.critic_labels.set_label(
-        ann, unit.item_id, unit.response_id, CriticLabel(expected_policy=Policy.SKIP)
+    ann = services.critictool_review.rater("ann")
+    unit = services.critictool_review.open("ct").units[0]
+    services.store.critictool_labels.set_label(
+        ann, unit.item_id, unit.response_id, CriticToolLabel(expected_policy=Policy.SKIP)
     )
     with Session(services.store.engine) as session, pytest.raises(IntegrityError):
         session.add(
@@ -76,21 +76,21 @@ def test_the_database_keeps_one_current_label(services: Services) -> None:
 
 
 def test_units_and_self_critique(services: Services) -> None:
-    services.critic.import_file(
+    services.critictool.import_file(
         CT / "interal_base_data_wo_cot.json", dataset="ct", target_model="tiny"
     )
-    services.critic.import_file(
+    services.critictool.import_file(
         CT / "interal_base_data_wo_cot.json", dataset="ct", target_model="other"
     )
-    opened = services.critic_review.open("ct")
-    samples = services.critic.samples("ct")
+    opened = services.critictool_review.open("ct")
+    samples = services.critictool.samples("ct")
     assert len(opened.units) == 2 * len(samples)  # one unit per model's prediction
-    assert len(services.critic_review.open("ct", target_model="tiny").units) == len(samples)
-    critiques = services.critic_review.self_critiques(opened)
+    assert len(services.critictool_review.open("ct", target_model="tiny").units) == len(samples)
+    critiques = services.critictool_review.self_critiques(opened)
     assert len(critiques) == len(opened.units)
     first = opened.units[0]
     assert first.response_id is not None
-    assert critiques[(first.item_id, first.response_id)] == CriticLabel(
+    assert critiques[(first.item_id, first.response_id)] == CriticToolLabel(
         error=True, category=ErrorCategory.PARAMETERS_VALUE
     )  # boolint1's reply reports parameters_value_error
 
@@ -103,18 +103,18 @@ def test_critictool_labels_are_answers_of_the_core_schema(services: Services) ->
 
     from w2c_tui.domain.critictool_labels import Question
 
-    services.critic.import_file(
+    services.critictool.import_file(
         CT / "interal_base_data_wo_cot.json", dataset="ct", target_model="tiny"
     )
-    units = services.critic_review.open("ct").units[:4]
+    units = services.critictool_review.open("ct").units[:4]
     errors = {"ann": [True, True, False, True], "ben": [True, False, False, True]}
     for who, marks in errors.items():
-        rater = services.critic_review.rater(who)
+        rater = services.critictool_review.rater(who)
         for unit, error in zip(units, marks, strict=True):
-            label = CriticLabel(error=error, category=None if error else ErrorCategory.NONE)
+            label = CriticToolLabel(error=error, category=None if error else ErrorCategory.NONE)
             if error:
                 label = label.answer(Question.CATEGORY, "tool_select_error")
-            services.store.critic_labels.set_label(rater, unit.item_id, unit.response_id, label)
+            services.store.critictool_labels.set_label(rater, unit.item_id, unit.response_id, label)
     result = services.schema_agreement.compute(services.schemas.get("critictool"), "ct")
     by_name = {q.question: q for q in result.questions}
     data = np.array([[1.0 if e else 0.0 for e in marks] for marks in errors.values()])

@@ -9,10 +9,10 @@ from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
 from w2c_tui.db.common import chunked, dataset_row
-from w2c_tui.db.critic_convert import to_stored_prediction, to_stored_sample
+from w2c_tui.db.critictool_convert import to_stored_prediction, to_stored_sample
 from w2c_tui.db.tables import (
-    CriticPredictionRow,
-    CriticSampleRow,
+    CriticToolPredictionRow,
+    CriticToolSampleRow,
     DatasetRow,
     ItemRow,
     TargetModelRow,
@@ -29,7 +29,7 @@ Q = TypeVar("Q", bound=Any)
 """A select statement."""
 
 
-class CriticQueries:
+class CriticToolQueries:
     """Reads CriticTool datasets, samples and predictions."""
 
     def __init__(self, engine: Engine) -> None:
@@ -53,9 +53,9 @@ class CriticQueries:
             if ds.kind != CRITICTOOL_DATASET_KIND:
                 raise NotFoundError(f"dataset {dataset!r} is not a CriticTool dataset")
             rows = session.exec(
-                select(CriticSampleRow)
-                .join(ItemRow, col(ItemRow.id) == col(CriticSampleRow.item_id))
-                .where(col(CriticSampleRow.dataset_id) == ds.id)
+                select(CriticToolSampleRow)
+                .join(ItemRow, col(ItemRow.id) == col(CriticToolSampleRow.item_id))
+                .where(col(CriticToolSampleRow.dataset_id) == ds.id)
                 .order_by(col(ItemRow.position))
             ).all()
             return [to_stored_sample(row, dataset) for row in rows]
@@ -64,9 +64,9 @@ class CriticQueries:
         """The sample whose item id is `item_id`."""
         with Session(self.engine) as session:
             found = session.exec(
-                select(CriticSampleRow, DatasetRow.name)
-                .join(DatasetRow, col(DatasetRow.id) == col(CriticSampleRow.dataset_id))
-                .where(col(CriticSampleRow.item_id) == item_id)
+                select(CriticToolSampleRow, DatasetRow.name)
+                .join(DatasetRow, col(DatasetRow.id) == col(CriticToolSampleRow.dataset_id))
+                .where(col(CriticToolSampleRow.item_id) == item_id)
             ).first()
             if found is None:
                 raise NotFoundError(f"no CriticTool sample with item id {item_id}")
@@ -85,26 +85,26 @@ class CriticQueries:
         by item, then model, mode and CoT."""
         with Session(self.engine) as session:
             query = (
-                select(CriticPredictionRow, TargetModelRow.name)
+                select(CriticToolPredictionRow, TargetModelRow.name)
                 .join(
                     TargetModelRow,
-                    col(TargetModelRow.id) == col(CriticPredictionRow.target_model_id),
+                    col(TargetModelRow.id) == col(CriticToolPredictionRow.target_model_id),
                 )
-                .join(ItemRow, col(ItemRow.id) == col(CriticPredictionRow.item_id))
+                .join(ItemRow, col(ItemRow.id) == col(CriticToolPredictionRow.item_id))
             )
             if item_id is not None:
-                query = query.where(col(CriticPredictionRow.item_id) == item_id)
+                query = query.where(col(CriticToolPredictionRow.item_id) == item_id)
             if dataset is not None:
                 query = query.where(col(ItemRow.dataset_id) == dataset_row(session, dataset).id)
             if target_model is not None:
                 query = query.where(col(TargetModelRow.name) == target_model)
             if run_id is not None:
-                query = query.where(col(CriticPredictionRow.run_id) == run_id)
+                query = query.where(col(CriticToolPredictionRow.run_id) == run_id)
             query = query.order_by(
                 col(ItemRow.position),
                 col(TargetModelRow.name),
-                col(CriticPredictionRow.mode),
-                col(CriticPredictionRow.cot),
+                col(CriticToolPredictionRow.mode),
+                col(CriticToolPredictionRow.cot),
             )
             return [to_stored_prediction(row, name) for row, name in session.exec(query).all()]
 
@@ -115,7 +115,9 @@ class CriticQueries:
                 int(item_id)
                 for chunk in chunked(item_ids)
                 for item_id in session.exec(
-                    in_setting(select(CriticPredictionRow.item_id), chunk, target_model, mode, cot)
+                    in_setting(
+                        select(CriticToolPredictionRow.item_id), chunk, target_model, mode, cot
+                    )
                 ).all()
             }
 
@@ -126,7 +128,9 @@ class CriticQueries:
             return sum(
                 len(
                     session.exec(
-                        in_setting(select(CriticPredictionRow.id), chunk, target_model, mode, cot)
+                        in_setting(
+                            select(CriticToolPredictionRow.id), chunk, target_model, mode, cot
+                        )
                     ).all()
                 )
                 for chunk in chunked(item_ids)
@@ -137,25 +141,25 @@ def in_setting(query: Q, item_ids: Sequence[int], target_model: str, mode: str, 
     """`query` over `critic_prediction` kept to these items' predictions of `target_model` in a
     run's setting: internal samples (mode '') or external ones in `mode`, CoT or not as `cot`."""
     joined = query.join(
-        TargetModelRow, col(TargetModelRow.id) == col(CriticPredictionRow.target_model_id)
+        TargetModelRow, col(TargetModelRow.id) == col(CriticToolPredictionRow.target_model_id)
     )
     return cast(
         Q,
         joined.where(
-            col(CriticPredictionRow.item_id).in_(item_ids),
+            col(CriticToolPredictionRow.item_id).in_(item_ids),
             col(TargetModelRow.name) == target_model,
-            col(CriticPredictionRow.mode).in_(["", mode]),
-            col(CriticPredictionRow.cot).is_(cot),
+            col(CriticToolPredictionRow.mode).in_(["", mode]),
+            col(CriticToolPredictionRow.cot).is_(cot),
         ),
     )
 
 
-def critic_samples(session: Session, item_ids: Sequence[int]) -> dict[int, Sample]:
+def critictool_samples(session: Session, item_ids: Sequence[int]) -> dict[int, Sample]:
     """Item id → the CriticTool sample (dataset form) of those items that are samples."""
     found: dict[int, Sample] = {}
     for chunk in chunked(item_ids):
         rows = session.exec(
-            select(CriticSampleRow).where(col(CriticSampleRow.item_id).in_(chunk))
+            select(CriticToolSampleRow).where(col(CriticToolSampleRow.item_id).in_(chunk))
         ).all()
         for row in rows:
             found[row.item_id] = to_stored_sample(row, "").sample
@@ -169,7 +173,7 @@ def judged_predictions(
     setting (internal samples: mode ''; external: `mode`), CoT or not as `cot`."""
     found: dict[int, StoredPrediction] = {}
     for chunk in chunked(item_ids):
-        query = in_setting(select(CriticPredictionRow), chunk, target_model, mode, cot)
-        for row in session.exec(query.order_by(col(CriticPredictionRow.id))).all():
+        query = in_setting(select(CriticToolPredictionRow), chunk, target_model, mode, cot)
+        for row in session.exec(query.order_by(col(CriticToolPredictionRow.id))).all():
             found[row.item_id] = to_stored_prediction(row, target_model)
     return found

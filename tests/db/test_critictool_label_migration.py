@@ -16,7 +16,7 @@ from sqlalchemy.engine import Engine
 
 from w2c_tui.db.engine import make_engine
 from w2c_tui.db.migrate import alembic_config, current_revision, upgrade
-from w2c_tui.domain.critictool_labels import CriticLabel
+from w2c_tui.domain.critictool_labels import CriticToolLabel
 from w2c_tui.domain.labels import Label
 from w2c_tui.services import open_services
 
@@ -39,10 +39,12 @@ def _release_0020(url: str) -> tuple[list[tuple[int, int | None]], dict[str, int
     """A database at revision 0020 with the CriticTool fixture, a verdict and ROWS written as
     that release wrote them; the units and rater ids."""
     svc = open_services(url)
-    svc.critic.import_file(CT / "interal_base_data_wo_cot.json", dataset="ct", target_model="tiny")
+    svc.critictool.import_file(
+        CT / "interal_base_data_wo_cot.json", dataset="ct", target_model="tiny"
+    )
     svc.imports.import_demo()
-    units = [(u.item_id, u.response_id) for u in svc.critic_review.open("ct").units[:2]]
-    raters = {"ann": svc.critic_review.rater("ann")}
+    units = [(u.item_id, u.response_id) for u in svc.critictool_review.open("ct").units[:2]]
+    raters = {"ann": svc.critictool_review.rater("ann")}
     [(item_id,)] = query(
         url,
         "SELECT min(item.id) FROM item JOIN dataset ON dataset.id = dataset_id "
@@ -111,18 +113,18 @@ def test_critictool_labels_move_into_the_label_store_losslessly(empty_db_url: st
     upgrade(engine)
     assert current_revision(engine) == "0021"
     svc = open_services(empty_db_url)
-    store = svc.store.critic_labels
+    store = svc.store.critictool_labels
     expected_current = {
-        (raters[who], *units[index]): CriticLabel.from_json(answers)
+        (raters[who], *units[index]): CriticToolLabel.from_json(answers)
         for who, index, answers, _, _, _, current in ROWS
         if current and answers != "{}"
     }
     assert {
-        (r.rater.id, r.item_id, r.response_id): r.label for r in svc.critic_review.ratings("ct")
+        (r.rater.id, r.item_id, r.response_id): r.label for r in svc.critictool_review.ratings("ct")
     } == expected_current
     for who in raters:
         for index, (item, response) in enumerate(units):
-            wrote = [CriticLabel.from_json(a) for w, i, a, *_ in ROWS if (w, i) == (who, index)]
+            wrote = [CriticToolLabel.from_json(a) for w, i, a, *_ in ROWS if (w, i) == (who, index)]
             assert store.history(raters[who], item, response) == wrote, (who, index)
     replies = query(
         empty_db_url,
