@@ -90,7 +90,7 @@ async def test_label_the_custom_schema_from_the_keyboard(demo: Services, tmp_pat
     async with app.run_test(size=(160, 45)) as pilot:
         screen = await schema_screen(app, pilot)
         first, second = screen.units[0].unit, screen.units[1].unit
-        assert first.response_id is not None and screen.units[0].hidden.get("gold")
+        assert first.response_id is not None and screen.unit_at(0).hidden.get("gold")
         shown = screen_text(app)
         assert "Is the reply acceptable?" in shown and "gold:" not in shown
         await pilot.press("1")

@@ -17,10 +17,11 @@ from w2c_tui.db.tables import (
     ResponseRow,
     TargetModelRow,
 )
+from w2c_tui.domain.errors import NotFoundError
 from w2c_tui.domain.labels import RaterKind
 from w2c_tui.domain.models import Tool
 from w2c_tui.domain.records import RaterSpec
-from w2c_tui.domain.schema_labels import SchemaUnit, Unit, UnitAnswers
+from w2c_tui.domain.schema_labels import SchemaUnit, SchemaUnitRef, Unit, UnitAnswers
 from w2c_tui.domain.schemas import LabelSchema
 
 
@@ -33,6 +34,14 @@ class SchemaLabelReads:
     def units(self, schema: LabelSchema, dataset: str) -> list[SchemaUnit]:
         """The units of `dataset` that `schema` labels (`schema_units`)."""
         return schema_units(self.engine, schema, dataset)
+
+    def unit_refs(self, schema: LabelSchema, dataset: str) -> list[SchemaUnitRef]:
+        """The units of `dataset` that `schema` labels, named only (`schema_unit_refs`)."""
+        return schema_unit_refs(self.engine, schema, dataset)
+
+    def unit(self, schema: LabelSchema, unit: Unit) -> SchemaUnit:
+        """What the screen shows of one unit (`schema_unit`)."""
+        return schema_unit(self.engine, schema, unit)
 
     def current(self, annotator: str, schema: str, unit: Unit) -> dict[str, str]:
         """The annotator's current answers on the unit (question → value)."""
@@ -129,6 +138,44 @@ def schema_units(engine: Engine, schema: LabelSchema, dataset: str) -> list[Sche
             .order_by(col(ItemRow.position), col(ResponseRow.id))
         ).all()
         return [_unit(schema, item, response, model) for item, response, model in rows]
+
+
+def schema_unit_refs(engine: Engine, schema: LabelSchema, dataset: str) -> list[SchemaUnitRef]:
+    """The units of `dataset` a schema labels, in item order, named only (ids, uuid and the
+    item's random key): one light query, whatever the dataset's size."""
+    with Session(engine) as session:
+        ds = dataset_row(session, dataset)
+        if not schema.unit.has_response:
+            items = session.execute(
+                sa_select(col(ItemRow.id), col(ItemRow.uuid), col(ItemRow.shuffle_key))
+                .where(col(ItemRow.dataset_id) == ds.id)
+                .order_by(col(ItemRow.position))
+            ).all()
+            return [SchemaUnitRef(Unit(i), uuid, key) for i, uuid, key in items]
+        rows = session.execute(
+            sa_select(
+                col(ItemRow.id), col(ItemRow.uuid), col(ItemRow.shuffle_key), col(ResponseRow.id)
+            )
+            .join(ResponseRow, col(ResponseRow.item_id) == col(ItemRow.id))
+            .where(col(ItemRow.dataset_id) == ds.id)
+            .order_by(col(ItemRow.position), col(ResponseRow.id))
+        ).all()
+        return [SchemaUnitRef(Unit(i, r), uuid, key) for i, uuid, key, r in rows]
+
+
+def schema_unit(engine: Engine, schema: LabelSchema, unit: Unit) -> SchemaUnit:
+    """What the labelling screen shows of one unit (NotFoundError when it is not there)."""
+    with Session(engine) as session:
+        item = session.get(ItemRow, unit.item_id)
+        if item is None:
+            raise NotFoundError(f"no item with id {unit.item_id}")
+        if unit.response_id is None:
+            return _unit(schema, item, None, None)
+        response = session.get(ResponseRow, unit.response_id)
+        if response is None:
+            raise NotFoundError(f"no response with id {unit.response_id}")
+        model = session.get(TargetModelRow, response.target_model_id)
+        return _unit(schema, item, response, model.name if model else None)
 
 
 def _unit(

@@ -103,6 +103,21 @@ class SchemaUnit:
     the file's order (which carries gold in the real When2Call file) never shows."""
 
     def blind_key(self, salt: int) -> tuple[int, int, int]:
+        """This unit's place in an annotator's blind order (`SchemaUnitRef.blind_key`)."""
+        return SchemaUnitRef(self.unit, self.item_uuid, self.shuffle_key).blind_key(salt)
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaUnitRef:
+    """A unit to label, named: enough to place it in the file's or an annotator's blind order
+    (the labelling screen reads what it shows of a unit, `SchemaUnit`, when it gets there)."""
+
+    unit: Unit
+    item_uuid: str
+    shuffle_key: int = 0
+    """The item's random key (`SchemaUnit.shuffle_key`)."""
+
+    def blind_key(self, salt: int) -> tuple[int, int, int]:
         """This unit's place in an annotator's blind order (`salt`: `annotator_key`): items
         shuffled per annotator, and an item's responses shuffled too, so that neither the
         file's order nor the order models were imported in shows while blind."""

@@ -11,6 +11,7 @@ from w2c_tui.domain.schema_labels import (
     SchemaAdded,
     SchemaImportReport,
     SchemaUnit,
+    SchemaUnitRef,
     Unit,
     UnitAnswers,
 )
@@ -75,6 +76,15 @@ class SchemaService:
     def units(self, schema: str, dataset: str) -> list[SchemaUnit]:
         """The units of `dataset` that `schema` labels, in item order."""
         return self._store.schema_reads.units(self.get(schema), dataset)
+
+    def unit_refs(self, schema: str, dataset: str) -> list[SchemaUnitRef]:
+        """The same units named only (ids, uuid, the item's random key): what a screen needs
+        to order them, read in one light query."""
+        return self._store.schema_reads.unit_refs(self.get(schema), dataset)
+
+    def unit(self, schema: str, unit: Unit) -> SchemaUnit:
+        """What the labelling screen shows of one unit."""
+        return self._store.schema_reads.unit(self.get(schema), unit)
 
     def current(self, annotator: str, schema: str, unit: Unit) -> dict[str, str]:
         """The annotator's current answers on `unit`."""

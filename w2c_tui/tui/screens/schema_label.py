@@ -26,7 +26,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from w2c_tui.domain.schema_form import SchemaForm
-from w2c_tui.domain.schema_labels import SchemaUnit, Unit
+from w2c_tui.domain.schema_labels import SchemaUnit, SchemaUnitRef, Unit
 from w2c_tui.domain.schemas import QuestionKind
 from w2c_tui.domain.team import Seen, annotator_key
 from w2c_tui.lost_labels import LostLabel
@@ -34,6 +34,9 @@ from w2c_tui.tui.unsaved_answers import AnswerSaver
 
 if TYPE_CHECKING:
     from w2c_tui.services import Services
+
+SHOWN_CACHE = 64
+"""How many units' texts the screen keeps once read (back and forth stays instant)."""
 
 SCHEMA_BINDINGS: list[Binding] = [
     Binding("1", "pick('1')", "answer (option keys)", id="schema-1"),
@@ -75,7 +78,11 @@ class SchemaLabelScreen(Screen[None]):
         self.annotator = annotator
         self.schema = services.schemas.in_store(schema)
         self.dataset = dataset
-        self.file_order: list[SchemaUnit] = services.schemas.units(schema, dataset)
+        self.file_order: list[SchemaUnitRef] = services.schemas.unit_refs(schema, dataset)
+        """Every unit, named only: what is shown of a unit is read when the screen gets there
+        (`unit_at`), so a dataset of any size opens at once."""
+        self.shown: dict[Unit, SchemaUnit] = {}
+        """The units read so far (the last SHOWN_CACHE)."""
         if not self.file_order:
             raise ValueError(f"dataset {dataset!r} has no {self.schema.unit.value} units")
         self.blind = blind
@@ -87,7 +94,7 @@ class SchemaLabelScreen(Screen[None]):
         """Units left because their label was complete, latest last (undo goes back to them)."""
         self.saver = AnswerSaver(self, self.render_all)
 
-    def _ordered(self) -> list[SchemaUnit]:
+    def _ordered(self) -> list[SchemaUnitRef]:
         """The units in file order, or, while blind, in this annotator's own shuffled order
         (the real When2Call file's order carries gold; see domain.blind)."""
         if not self.blind:
@@ -95,15 +102,24 @@ class SchemaLabelScreen(Screen[None]):
         salt = annotator_key(self.annotator)
         return sorted(self.file_order, key=lambda unit: unit.blind_key(salt))
 
+    def unit_at(self, index: int) -> SchemaUnit:
+        """What the screen shows of the unit at `index` of the current order (read once)."""
+        key = self.units[index].unit
+        if key not in self.shown:
+            if len(self.shown) >= SHOWN_CACHE:
+                self.shown.pop(next(iter(self.shown)))
+            self.shown[key] = self.services.schemas.unit(self.schema.name, key)
+        return self.shown[key]
+
     @property
     def unit(self) -> SchemaUnit:
         """The unit on screen."""
-        return self.units[self.index]
+        return self.unit_at(self.index)
 
     @property
     def form(self) -> SchemaForm:
         """The answers on the unit on screen (read from the database on the first visit)."""
-        key = self.unit.unit
+        key = self.units[self.index].unit
         if key not in self.forms:
             stored = self.services.schemas.current(self.annotator, self.schema.name, key)
             self.forms[key] = SchemaForm(self.schema, self.blind, dict(stored))
@@ -326,7 +342,7 @@ class SchemaLabelScreen(Screen[None]):
         """Blind mode on / off (not while answers are unsaved: it changes what was seen)."""
         if self.saver.blocked():
             return
-        here = self.unit.unit
+        here = self.units[self.index].unit
         self.blind = not self.blind
         for form in self.forms.values():
             form.blind = self.blind
