@@ -48,7 +48,7 @@ async def test_schema_answers_the_database_refuses_stay_until_saved(
         first = screen.units[0].unit
         with write_lock_held(demo.url):
             await pilot.press("1", "3", "2")  # a complete label, none of it taken
-            await until(pilot, lambda: screen.saver.unsaved and screen.form.complete)
+            await until(pilot, lambda: screen.keeper.unsaved and screen.form.complete)
             shown = screen_text(app)
             assert "NOT SAVED" in shown and "gold:" not in shown  # nothing revealed
             assert answers(demo, "bar", first) == {}
@@ -60,7 +60,7 @@ async def test_schema_answers_the_database_refuses_stay_until_saved(
             assert isinstance(app.screen, UnsavedQuitDialog)  # quitting asks first
             await pilot.press("n")
             assert app.screen is screen
-        await until(pilot, lambda: not screen.saver.unsaved)  # the retry saved it
+        await until(pilot, lambda: not screen.keeper.unsaved)  # the retry saved it
         assert answers(demo, "bar", first) == {"ok": "yes", "tone": "rude", "quality": "2"}
         assert "NOT SAVED" not in screen_text(app) and "gold:" in screen_text(app)
         await pilot.press("j")
@@ -77,14 +77,14 @@ async def test_critictool_answers_the_database_refuses_stay_until_saved(
         unit = screen.unit
         with write_lock_held(services.url):
             await pilot.press("2")  # no error: the blind part is complete, but not saved
-            await until(pilot, lambda: screen.saver.unsaved)
+            await until(pilot, lambda: screen.keeper.unsaved)
             assert screen.hidden and "NOT SAVED" in critictool_text(app)
             assert services.critictool_review.current(screen.rater_id, unit) is None
             await pilot.press("j")
             assert screen.unit == unit
             await pilot.press("1")  # the model's questions wait for the blind answers
             assert screen.form.label.critique_right is None
-        await until(pilot, lambda: not screen.saver.unsaved)
+        await until(pilot, lambda: not screen.keeper.unsaved)
         assert services.critictool_review.current(screen.rater_id, unit) == CriticToolLabel(
             error=False, category=ErrorCategory.NONE
         )

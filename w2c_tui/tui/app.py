@@ -18,7 +18,7 @@ from w2c_tui.config import Settings, save_annotator
 from w2c_tui.tui.screens.dialogs import AnnotatorDialog
 from w2c_tui.tui.screens.review import ReviewScreen
 from w2c_tui.tui.terminal_guard import CONTROL_FILTER
-from w2c_tui.tui.unsaved_answers import KeepsUnsaved
+from w2c_tui.tui.unsaved_answers import KeepsUnsaved, keeper_of
 
 if TYPE_CHECKING:
     from w2c_tui.lost_labels import LostLabel
@@ -223,21 +223,18 @@ class W2CApp(App[None]):
 
     # ---- labels not saved yet ----------------------------------------------------------------
 
-    def _unsaved_screens(self) -> list[KeepsUnsaved]:
-        """The screens holding a label the database has not taken (review, schema and
-        CriticTool screens alike)."""
-        return [
-            screen
-            for screen in self.screen_stack
-            if isinstance(screen, KeepsUnsaved) and screen.unsaved_labels()
-        ]
+    def _keepers(self) -> list[KeepsUnsaved]:
+        """What holds a label the database has not taken, screen by screen (review, schema
+        and CriticTool screens alike)."""
+        keepers = [keeper_of(screen) for screen in self.screen_stack]
+        return [k for k in keepers if k is not None and k.lost()]
 
     def _take_unsaved(self) -> list[LostLabel]:
         """Every label not saved yet, taken off its screen (to be written to the log)."""
         lost = []
-        for screen in self._unsaved_screens():
-            lost += screen.unsaved_labels()
-            screen.drop_unsaved()
+        for keeper in self._keepers():
+            lost += keeper.lost()
+            keeper.drop()
         return lost
 
     def lost(self, labels: Sequence[LostLabel], why: str, *, unasked: bool = False) -> None:
@@ -261,16 +258,16 @@ class W2CApp(App[None]):
 
         if isinstance(self.screen, UnsavedQuitDialog):
             return True  # already asking
-        screens = self._unsaved_screens()
-        if not screens:
+        keepers = self._keepers()
+        if not keepers:
             return False
 
         def try_save() -> list[LostLabel]:
-            for screen in screens:
-                screen.save_unsaved_now(SAVE_WAIT_S)  # in the background; asked until saved
-            return [lost for s in screens for lost in s.unsaved_labels()]
+            for keeper in keepers:
+                keeper.now(SAVE_WAIT_S)  # in the background; asked again until saved
+            return [lost for k in keepers for lost in k.lost()]
 
-        labels = [lost for s in screens for lost in s.unsaved_labels()]
+        labels = [lost for k in keepers for lost in k.lost()]
         self.push_screen(UnsavedQuitDialog(labels, try_save), self._quit_choice)
         return True
 

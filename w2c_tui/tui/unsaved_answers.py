@@ -33,20 +33,26 @@ Describe = Callable[[str, datetime], LostLabel]
 
 @runtime_checkable
 class KeepsUnsaved(Protocol):
-    """A screen that may hold a label the database has not taken (the app asks before
-    quitting, and logs what is discarded)."""
+    """What holds a screen's labels the database has not taken, as the screen's `keeper`
+    (the app asks before quitting, and logs what is discarded)."""
 
-    def unsaved_labels(self) -> list[LostLabel]:
+    def lost(self) -> list[LostLabel]:
         """The labels not saved yet (empty when all are saved)."""
         ...
 
-    def save_unsaved_now(self, wait_s: float) -> None:
+    def now(self, wait_s: float) -> object:
         """Try them again now, in the background."""
         ...
 
-    def drop_unsaved(self) -> None:
+    def drop(self) -> None:
         """Forget them (they have been written to the unsaved-labels log)."""
         ...
+
+
+def keeper_of(screen: object) -> KeepsUnsaved | None:
+    """The screen's keeper of unsaved labels, if it has one."""
+    keeper = getattr(screen, "keeper", None)
+    return keeper if isinstance(keeper, KeepsUnsaved) else None
 
 
 @dataclass
@@ -159,6 +165,10 @@ class AnswerSaver:
         forget = getattr(self.screen.app, "lost", None)
         if lost and callable(forget):
             forget(lost, "it closed before the answers were saved", unasked=True)
+
+    def drop(self) -> None:
+        """Forget the unsaved answers (the app wrote them to the unsaved-labels log)."""
+        self.pending = None
 
     def lost(self) -> list[LostLabel]:
         """The unsaved answers as the unsaved-labels log names them."""

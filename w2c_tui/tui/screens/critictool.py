@@ -117,7 +117,8 @@ class CriticToolReviewScreen(Screen[None]):
         """Units whose gold and model were on screen: an undo does not make them blind again."""
         self.index = 0
         self.form = self._form(self.unit)
-        self.saver = AnswerSaver(self, self.render_all)
+        self.keeper = AnswerSaver(self, self.render_all)
+        """Saves every answer, and keeps those the database refuses until it takes them."""
 
     @property
     def unit(self) -> CriticToolUnit:
@@ -132,7 +133,7 @@ class CriticToolReviewScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.saver.start()
+        self.keeper.start()
         self.render_all()
 
     def _form(self, unit: CriticToolUnit) -> CriticToolLabelForm:
@@ -149,7 +150,7 @@ class CriticToolReviewScreen(Screen[None]):
         """Gold and the model are hidden now (blind, the blind part not yet saved, and not
         shown before on this visit)."""
         key = (self.unit.item_id, self.unit.response_id)
-        held = not self.form.blind_done or self.saver.unsaved  # shown once saved
+        held = not self.form.blind_done or self.keeper.unsaved  # shown once saved
         return self.blind and held and key not in self.revealed
 
     def render_all(self) -> None:
@@ -170,7 +171,7 @@ class CriticToolReviewScreen(Screen[None]):
         head.append(f"CriticTool · {self.opened.name} · ", "bold")
         head.append(f"{self.index + 1}/{len(self.opened.units)} · {self.annotator} · ")
         head.append(f"blind {'on' if self.blind else 'off'} · your label: {done}")
-        if self.saver.unsaved:
+        if self.keeper.unsaved:
             head.append("  NOT SAVED (ctrl+s)", "bold white on red")
         self.query_one("#critic-head", Static).update(head)
 
@@ -218,32 +219,20 @@ class CriticToolReviewScreen(Screen[None]):
                 f"critictool: {where}", form.label.to_json(), entered_at, reason,
             )  # fmt: skip
 
-        return self.saver.save(write, describe)
+        return self.keeper.save(write, describe)
 
     def on_unmount(self) -> None:
-        self.saver.closing()
-
-    def unsaved_labels(self) -> list[LostLabel]:
-        """The answers not saved yet (the app asks before quitting)."""
-        return self.saver.lost()
-
-    def save_unsaved_now(self, wait_s: float) -> None:
-        """Try the unsaved answers again now, in the background."""
-        self.saver.now(wait_s)
-
-    def drop_unsaved(self) -> None:
-        """Forget the unsaved answers (written to the unsaved-labels log by the app)."""
-        self.saver.pending = None
+        self.keeper.closing()
 
     def action_save_now(self) -> None:
         """ctrl+s: try the unsaved answers again now."""
-        if self.saver.unsaved:
+        if self.keeper.unsaved:
             self.notify("Trying again…")
-            self.saver.now()
+            self.keeper.now()
 
     def action_answer(self, number: int) -> None:
         """Answer the current question with choice `number`; saved before anything else."""
-        if self.hidden and self.form.blind_done and self.saver.blocked():
+        if self.hidden and self.form.blind_done and self.keeper.blocked():
             return  # the model's questions wait until the blind answers are saved
         was_hidden = self.hidden
         if not self.form.press(str(number)):
@@ -258,7 +247,7 @@ class CriticToolReviewScreen(Screen[None]):
         """Back to the answers before the last change (saved)."""
         if self.form.undo():
             self._save()
-        elif self.saver.blocked():
+        elif self.keeper.blocked():
             return
         else:  # nothing this visit: the stored history's previous answers
             previous = self.services.critictool_review.undo(self.rater_id, self.unit)
@@ -280,7 +269,7 @@ class CriticToolReviewScreen(Screen[None]):
         self.app.push_screen(NoteDialog(self.form.label.note or ""), save)
 
     def _go(self, index: int) -> None:
-        if self.saver.blocked():
+        if self.keeper.blocked():
             return
         self.index = index
         self.form = self._form(self.unit)
@@ -304,7 +293,7 @@ class CriticToolReviewScreen(Screen[None]):
 
     def action_toggle_blind(self) -> None:
         """Blind mode on / off (not while answers are unsaved)."""
-        if self.saver.blocked():
+        if self.keeper.blocked():
             return
         self.blind = not self.blind
         self.form = self._form(self.unit)
@@ -323,7 +312,7 @@ class CriticToolReviewScreen(Screen[None]):
     def action_runs(self) -> None:
         """The runs panel; on return the dataset is read again (a run may have added
         predictions, which are units of their own), staying on the same trajectory."""
-        if self.saver.blocked():
+        if self.keeper.blocked():
             return
         from w2c_tui.tui.screens.runs import RunsScreen
 
@@ -337,7 +326,7 @@ class CriticToolReviewScreen(Screen[None]):
 
     def action_back(self) -> None:
         """Leave the screen (not while answers are unsaved)."""
-        if self.saver.blocked():
+        if self.keeper.blocked():
             return
         self.dismiss(None)
 

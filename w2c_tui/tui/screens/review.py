@@ -31,7 +31,6 @@ from w2c_tui.tui.widgets.responses import ResponsesPanel
 from w2c_tui.tui.widgets.status import StatusBar
 
 if TYPE_CHECKING:
-    from w2c_tui.lost_labels import LostLabel
     from w2c_tui.services import Services
 
 PLACE_EVERY_S = 2.0
@@ -51,6 +50,7 @@ class ReviewScreen(Screen[None]):
             self, self.state, act=self.act, tell=self.tell, render=self.render_all
         )
         self.retry = LabelRetry(self, self.state, act=self.act, repaint=self.update_status)
+        self.keeper = self.retry
 
     # what tests and callers read
     @property
@@ -177,19 +177,6 @@ class ReviewScreen(Screen[None]):
             forget = getattr(self.app, "lost", None)
             if callable(forget):
                 forget([lost], "it closed before the label was saved", unasked=True)
-
-    def unsaved_labels(self) -> list[LostLabel]:
-        """The label not saved yet, if any (the app asks before quitting)."""
-        lost = self.state.labels.lost_label()
-        return [] if lost is None else [lost]
-
-    def save_unsaved_now(self, wait_s: float) -> None:
-        """Try it again now, in the background."""
-        self.retry.now(wait_s)
-
-    def drop_unsaved(self) -> None:
-        """Forget it (the app wrote it to the unsaved-labels log)."""
-        self.state.labels.unsaved = None
 
     # ---- keys ------------------------------------------------------------------------------
 

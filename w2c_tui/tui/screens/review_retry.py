@@ -10,6 +10,7 @@ from textual.screen import Screen
 
 from w2c_tui.domain.errors import WriteError
 from w2c_tui.domain.models import LabelChange
+from w2c_tui.lost_labels import LostLabel
 from w2c_tui.tui.review_state import Notice, PendingLabel
 from w2c_tui.tui.review_views import ReviewController
 
@@ -82,6 +83,15 @@ class LabelRetry:
 
         self.screen.run_worker(attempt, thread=True, group="retry-label", exit_on_error=False)
         return False
+
+    def lost(self) -> list[LostLabel]:
+        """The label not saved yet, if any (the app asks before quitting)."""
+        lost = self.state.labels.lost_label()
+        return [] if lost is None else [lost]
+
+    def drop(self) -> None:
+        """Forget it (the app wrote it to the unsaved-labels log)."""
+        self.state.labels.unsaved = None
 
     def _done(self, pending: PendingLabel, outcome: LabelChange | WriteError | None) -> None:
         """A background retry's outcome, on the UI thread."""

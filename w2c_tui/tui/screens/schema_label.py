@@ -15,8 +15,6 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from rich.console import Group
-from rich.table import Table
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
@@ -31,6 +29,7 @@ from w2c_tui.domain.schemas import QuestionKind
 from w2c_tui.domain.team import Seen, annotator_key
 from w2c_tui.lost_labels import LostLabel
 from w2c_tui.tui.unsaved_answers import AnswerSaver
+from w2c_tui.tui.widgets.schema_views import form_view, unit_view
 
 if TYPE_CHECKING:
     from w2c_tui.services import Services
@@ -92,7 +91,8 @@ class SchemaLabelScreen(Screen[None]):
         """The forms of the units visited (their undo stacks live as long as the screen)."""
         self.trail: list[int] = []
         """Units left because their label was complete, latest last (undo goes back to them)."""
-        self.saver = AnswerSaver(self, self.render_all)
+        self.keeper = AnswerSaver(self, self.render_all)
+        """Saves every answer, and keeps those the database refuses until it takes them."""
 
     def _ordered(self) -> list[SchemaUnitRef]:
         """The units in file order, or, while blind, in this annotator's own shuffled order
@@ -129,7 +129,7 @@ class SchemaLabelScreen(Screen[None]):
     def hidden(self) -> bool:
         """The schema's hidden fields are off the screen now (also while the blind answers
         are not saved: nothing is revealed before the database holds them)."""
-        return self.blind and (not self.form.blind_done or self.saver.unsaved)
+        return self.blind and (not self.form.blind_done or self.keeper.unsaved)
 
     def compose(self) -> ComposeResult:
         yield Static("", id="schema-head")
@@ -141,7 +141,7 @@ class SchemaLabelScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.saver.start()
+        self.keeper.start()
         self.render_all()
 
     def render_all(self) -> None:
@@ -154,40 +154,13 @@ class SchemaLabelScreen(Screen[None]):
             f"{order} · {self.annotator} · blind {'on' if self.blind else 'off'} · "
             f"your label: {state}"
         )
-        if self.saver.unsaved:
+        if self.keeper.unsaved:
             head.append("  NOT SAVED (ctrl+s)", "bold white on red")
         self.query_one("#schema-head", Static).update(head)
-        body = Text()
-        if self.hidden:
-            body.append("item id shown once the blind questions are saved\n", "dim")
-        else:
-            body.append(f"item {unit.item_uuid}\n", "dim")
-        body.append(f"{unit.question}\n")
-        if unit.tools:
-            body.append(f"\nTools ({len(unit.tools)})\n", "bold")
-            for tool in unit.tools:
-                body.append(f"  {tool}\n")
-        else:
-            body.append("\nNo tools offered.\n", "dim")
-        if unit.response is not None and self.hidden and "prediction" in self.schema.blind_hidden:
-            body.append(
-                "\nThe model's prediction is shown once the blind questions are saved.\n", "dim"
-            )
-        elif unit.response is not None:
-            model = (
-                ""
-                if self.hidden and "target_model" in self.schema.blind_hidden
-                else (f" ({unit.target_model})" if unit.target_model else "")
-            )
-            body.append(f"\nresponse{model}\n", "bold")
-            body.append(f"{unit.response}\n")
-        if unit.hidden and not self.hidden:
-            body.append("\n")
-            for name, value in unit.hidden.items():
-                body.append(f"{name}: ", "bold")
-                body.append(f"{value}\n")
-        self.query_one("#schema-unit", Static).update(body)
-        self.query_one("#schema-form", Static).update(self._form_view())
+        self.query_one("#schema-unit", Static).update(unit_view(unit, self.schema, self.hidden))
+        self.query_one("#schema-form", Static).update(
+            form_view(form, self.schema, hidden=self.hidden, unsaved=self.keeper.unsaved)
+        )
         text = self.query_one("#schema-text", Input)
         current = form.current
         text.display = current is not None and current.kind is QuestionKind.TEXT
@@ -195,33 +168,6 @@ class SchemaLabelScreen(Screen[None]):
             text.focus()
         else:
             self.set_focus(None)
-
-    def _form_view(self) -> Group:
-        form = self.form
-        table = Table.grid(padding=(0, 1))
-        table.add_column()
-        table.add_column()
-        current = form.current
-        for question in form.questions():
-            value = form.answers.get(question.name)
-            option = question.option(value) if value is not None else None
-            shown = option.title if option is not None else (value or "—")
-            style = "bold reverse" if question is current else ""
-            table.add_row(Text(question.name, style), Text(shown, "bold"))
-        body = Text()
-        if current is None and self.saver.unsaved:
-            body.append("Label complete, NOT SAVED yet: tried again every few seconds.\n", "red")
-        elif current is None:
-            body.append("Label complete and saved.\n", "green")
-        else:
-            body.append(f"{current.title}\n", "bold")
-            for option in current.options:
-                body.append(f"  {option.key} ", "bold reverse")
-                body.append(f" {option.title}\n")
-        if self.hidden and self.schema.blind_hidden:
-            fields = ", ".join(self.schema.blind_hidden)
-            body.append(f"\nBlind: {fields} shown once these are saved.", "dim")
-        return Group(table, Text(""), body)
 
     def _seen(self) -> Seen:
         """What the annotator has seen of the unit now, before an answer changes that."""
@@ -247,28 +193,16 @@ class SchemaLabelScreen(Screen[None]):
                 answers or "(cleared)", entered_at, reason,
             )  # fmt: skip
 
-        return self.saver.save(write, describe)
+        return self.keeper.save(write, describe)
 
     def on_unmount(self) -> None:
-        self.saver.closing()
-
-    def unsaved_labels(self) -> list[LostLabel]:
-        """The answers not saved yet (the app asks before quitting)."""
-        return self.saver.lost()
-
-    def save_unsaved_now(self, wait_s: float) -> None:
-        """Try the unsaved answers again now, in the background."""
-        self.saver.now(wait_s)
-
-    def drop_unsaved(self) -> None:
-        """Forget the unsaved answers (written to the unsaved-labels log by the app)."""
-        self.saver.pending = None
+        self.keeper.closing()
 
     def action_save_now(self) -> None:
         """ctrl+s: try the unsaved answers again now."""
-        if self.saver.unsaved:
+        if self.keeper.unsaved:
             self.notify("Trying again…")
-            self.saver.now()
+            self.keeper.now()
 
     def _answered(self, seen: Seen) -> None:
         """Saved; on a complete label, on to the next unit."""
@@ -285,7 +219,7 @@ class SchemaLabelScreen(Screen[None]):
     def action_pick(self, key: str) -> None:
         """Answer the current question with the option whose key is `key` (not the questions
         after the blind part while the blind answers wait to be saved)."""
-        if self.hidden and self.form.blind_done and self.saver.blocked():
+        if self.hidden and self.form.blind_done and self.keeper.blocked():
             return
         seen = self._seen()
         if not self.form.press(key):
@@ -316,7 +250,7 @@ class SchemaLabelScreen(Screen[None]):
         """Back one change on this unit, or to the unit left last and its last change."""
         seen = self._seen()
         if not self.form.undo():
-            if self.saver.blocked():
+            if self.keeper.blocked():
                 return
             if not self.trail:
                 self.notify("Nothing to undo.")
@@ -331,7 +265,7 @@ class SchemaLabelScreen(Screen[None]):
 
     def action_move(self, step: int) -> None:
         """Next / previous unit (every answer is already saved; refused while one is not)."""
-        if self.saver.blocked():
+        if self.keeper.blocked():
             return
         index = self.index + step
         if 0 <= index < len(self.units):
@@ -340,7 +274,7 @@ class SchemaLabelScreen(Screen[None]):
 
     def action_toggle_blind(self) -> None:
         """Blind mode on / off (not while answers are unsaved: it changes what was seen)."""
-        if self.saver.blocked():
+        if self.keeper.blocked():
             return
         here = self.units[self.index].unit
         self.blind = not self.blind
@@ -353,6 +287,6 @@ class SchemaLabelScreen(Screen[None]):
 
     def action_back(self) -> None:
         """Leave the screen (not while answers are unsaved)."""
-        if self.saver.blocked():
+        if self.keeper.blocked():
             return
         self.dismiss(None)
