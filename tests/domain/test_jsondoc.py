@@ -16,8 +16,8 @@ from w2c_tui.domain.dashboard import (
     EstimateDoc,
     HumansDoc,
     JudgeStatsDoc,
+    StandInDoc,
     StratifiedDoc,
-    VerdictDoc,
     undefined,
 )
 from w2c_tui.domain.jsondoc import FLATTEN, OMIT_NONE, JsonDoc, to_json
@@ -82,7 +82,7 @@ def test_an_estimate_reads_the_statistics_json() -> None:
         EstimateDoc.of([0.5])
 
 
-VERDICT = VerdictDoc("not defined", "t", "rule", (), None)
+VERDICT = StandInDoc("not defined", "t", "rule", (), None)
 ADVICE = AdviceDoc(0, None, None, None, (), "no advice")
 HEAD = {
     "key": "judge:j",
@@ -96,8 +96,8 @@ HEAD = {
 
 
 def test_a_judge_row_without_numbers_says_why() -> None:
-    row = AutomatedDoc(**HEAD, reason="no consensus", verdict=VERDICT, advice=ADVICE)  # type: ignore[arg-type]
-    assert list(row.to_json()) == [*HEAD, "reason", "verdict", "advice"]
+    row = AutomatedDoc(**HEAD, reason="no consensus", stand_in=VERDICT, advice=ADVICE)  # type: ignore[arg-type]
+    assert list(row.to_json()) == [*HEAD, "reason", "stand_in", "advice"]
     assert row.n == 0 and row.cohen_kappa is None and row.versus_humans is None
 
 
@@ -114,7 +114,7 @@ def test_a_judge_row_writes_its_numbers_flat_in_the_contract_order() -> None:
         versus_humans_reason="no human",
         stratified=StratifiedDoc(kappa, kappa),
     )
-    row = AutomatedDoc(**HEAD, stats=stats, verdict=VERDICT, advice=ADVICE)  # type: ignore[arg-type]
+    row = AutomatedDoc(**HEAD, stats=stats, stand_in=VERDICT, advice=ADVICE)  # type: ignore[arg-type]
     assert list(row.to_json()) == [
         *HEAD,
         "n",
@@ -126,7 +126,7 @@ def test_a_judge_row_writes_its_numbers_flat_in_the_contract_order() -> None:
         "versus_humans",
         "versus_humans_reason",
         "stratified",
-        "verdict",
+        "stand_in",
         "advice",
     ]
     assert row.n == 5 and row.cohen_kappa == kappa

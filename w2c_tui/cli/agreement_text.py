@@ -51,7 +51,7 @@ def print_judges(doc: JudgesDoc) -> None:
         reason_vs = row.stats.versus_humans_reason if row.stats else None
         table.add_row(
             row.key,
-            row.verdict.decision,
+            row.stand_in.decision,
             str(row.n),
             est(row.cohen_kappa) if row.stats is not None else f"— ({row.reason})",
             est(vs.delta_kappa) if vs else f"— ({reason_vs or '—'})",
@@ -60,12 +60,12 @@ def print_judges(doc: JudgesDoc) -> None:
         )
     console.print(table)
     for row in judges:
-        verdict = row.verdict
-        console.print(Text(verdict.text, style="bold"))
-        if verdict.evidence:
-            console.print(f"  evidence: {'; '.join(verdict.evidence)}")
+        stand_in = row.stand_in
+        console.print(Text(stand_in.text, style="bold"))
+        if stand_in.evidence:
+            console.print(f"  evidence: {'; '.join(stand_in.evidence)}")
         console.print(f"  sample size: {row.advice.text}")
-    console.print(Text(f"rule: {judges[0].verdict.rule}", style="dim"))
+    console.print(Text(f"rule: {judges[0].stand_in.rule}", style="dim"))
     slices = doc.slices
     if slices:
         by = Table(slices.by, "units", "rater", "κ vs consensus", "macro-F1 ×100 vs gold")

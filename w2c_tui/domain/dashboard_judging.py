@@ -82,7 +82,7 @@ Decision = Literal["can stand in", "cannot stand in", "undecided", "not defined"
 
 
 @dataclass(frozen=True, slots=True)
-class VerdictDoc(JsonDoc):
+class StandInDoc(JsonDoc):
     """The decision on a judge, in plain words, with the rule that gave it and its evidence."""
 
     decision: Decision
@@ -126,7 +126,7 @@ class JudgeStatsDoc(JsonDoc):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AutomatedDoc(JsonDoc):
     """Panel D: one automated rater against the humans: its numbers (written flat after
-    `n_consensus`), or why there are none; its verdict and advice."""
+    `n_consensus`), or why there are none; whether it can stand in, and advice."""
 
     key: str
     kind: str
@@ -137,7 +137,7 @@ class AutomatedDoc(JsonDoc):
     n_consensus: int
     reason: str | None = field(default=None, metadata=OMIT_NONE)
     stats: JudgeStatsDoc | None = field(default=None, metadata=FLATTEN)
-    verdict: VerdictDoc
+    stand_in: StandInDoc
     advice: AdviceDoc
 
     @property

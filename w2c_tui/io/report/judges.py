@@ -18,16 +18,16 @@ def judges(dash: DashboardDoc) -> Section:
     if not rows:
         section.paragraphs.append("No judge or scorer readings in this dataset.")
         return section
-    section.paragraphs.append(f"Rule: {rows[0].verdict.rule}.")
-    verdicts, consensus_rows, ceiling_rows = [], [], []
+    section.paragraphs.append(f"Rule: {rows[0].stand_in.rule}.")
+    decisions, consensus_rows, ceiling_rows = [], [], []
     for row in rows:
-        verdict = row.verdict
-        verdicts.append(
+        stand_in = row.stand_in
+        decisions.append(
             [
                 row.key,
-                verdict.decision,
-                "; ".join(verdict.evidence) or "—",
-                verdict.weakest_class or "—",
+                stand_in.decision,
+                "; ".join(stand_in.evidence) or "—",
+                stand_in.weakest_class or "—",
                 row.advice.text,
             ]
         )
@@ -74,7 +74,7 @@ def judges(dash: DashboardDoc) -> Section:
             ]
         )
     section.tables = [
-        TableSpec(["rater", "decision", "evidence", "weakest class", "sample size"], verdicts),
+        TableSpec(["rater", "decision", "evidence", "weakest class", "sample size"], decisions),
         TableSpec(
             [
                 "rater",

@@ -30,7 +30,7 @@ from w2c_tui.domain.labels import InvalidMode, Label
 from w2c_tui.services.consensus import human_unanimity
 from w2c_tui.services.dashboard.common import CONSENSUS, NO_SHARED, est, est_json, pairable
 from w2c_tui.services.dashboard.common import table_of as table
-from w2c_tui.services.dashboard.verdict import advise, decide
+from w2c_tui.services.dashboard.stand_in import advise, decide
 from w2c_tui.services.metrics import rater_metrics
 from w2c_tui.services.planning import tool_slice
 from w2c_tui.services.readings import INVALID, Readings
@@ -109,7 +109,7 @@ def automated_row(
     bootstrap: int,
     seed: int,
 ) -> AutomatedDoc:
-    """One rater against the consensus and against the human ceiling; its verdict."""
+    """One rater against the consensus and against the human ceiling; whether it can stand in."""
     info = readings.rater(key)
     rated = [u for u in readings.units if (u.key, key) in readings.values]
     invalid = sum(1 for u in rated if readings.values[(u.key, key)] == INVALID)
@@ -121,7 +121,7 @@ def automated_row(
         coverage=len(rated) / len(readings.units) if readings.units else None,
         invalid_rate=invalid / len(rated) if rated else None,
         n_consensus=len(ref),
-        verdict=decide(key, human_doc, None, None, None, None),
+        stand_in=decide(key, human_doc, None, None, None, None),
         advice=advise(None, {}),
     )
     shared = [u for u in ref if pairable(readings.values.get((u, key)), invalid_mode)]
@@ -182,6 +182,6 @@ def automated_row(
     return replace(
         without,
         stats=stats,
-        verdict=decide(key, human_doc, kappa, versus, alt, per_class),
+        stand_in=decide(key, human_doc, kappa, versus, alt, per_class),
         advice=advise(kappa, strata(readings, key, ref)),
     )

@@ -32,7 +32,7 @@ def judges(dash: DashboardDoc) -> RenderableType:
     parts: list[RenderableType] = [Text("Can this rater stand in for a human?", style="bold")]
     for row in rows:
         parts.append(_decision(row, legend))
-    parts.append(Text(f"Rule: {rows[0].verdict.rule}.", style="dim") if rows else Text(""))
+    parts.append(Text(f"Rule: {rows[0].stand_in.rule}.", style="dim") if rows else Text(""))
     parts.extend([Text(""), _consensus_table(rows, legend), _ceiling_table(rows, legend)])
     parts.append(legend.text())
     parts.append(
@@ -49,14 +49,14 @@ def judges(dash: DashboardDoc) -> RenderableType:
 
 
 def _decision(row: AutomatedDoc, legend: Legend) -> RenderableType:
-    verdict = row.verdict
+    stand_in = row.stand_in
     head = Text()
     head.append(f"{legend.short(row.key)} ", style="bold")
-    head.append(f"{verdict.decision.upper()} ", style=STYLE[verdict.decision])
-    head.append(verdict.text)
+    head.append(f"{stand_in.decision.upper()} ", style=STYLE[stand_in.decision])
+    head.append(stand_in.text)
     lines: list[RenderableType] = [head]
-    if verdict.evidence:
-        lines.append(Text("   evidence: " + "; ".join(verdict.evidence), style="dim"))
+    if stand_in.evidence:
+        lines.append(Text("   evidence: " + "; ".join(stand_in.evidence), style="dim"))
     lines.append(Text(f"   sample size: {row.advice.text}", style="dim"))
     return Group(*lines)
 

@@ -26,7 +26,7 @@ from w2c_tui.domain.dashboard import (
     Decision,
     EstimateDoc,
     HumansDoc,
-    VerdictDoc,
+    StandInDoc,
     VersusHumansDoc,
 )
 from w2c_tui.present.numbers import estimate_text, num
@@ -59,10 +59,10 @@ def weakest(per_class: Mapping[str, ClassDoc] | None) -> tuple[str | None, str]:
     return label, f"weakest class: {label} (κ one-vs-rest {value:.3f})"
 
 
-def _verdict(
+def _stand_in(
     decision: Decision, text: str, evidence: list[str], weakest_class: str | None
-) -> VerdictDoc:
-    return VerdictDoc(
+) -> StandInDoc:
+    return StandInDoc(
         decision=decision,
         text=text,
         rule=RULE,
@@ -78,7 +78,7 @@ def decide(
     versus: VersusHumansDoc | None,
     alt: AltTestDoc | None,
     per_class: Mapping[str, ClassDoc] | None,
-) -> VerdictDoc:
+) -> StandInDoc:
     """The decision for one automated rater, with the evidence it rests on."""
     label, phrase = weakest(per_class)
     evidence = [f"κ vs consensus {estimate_text(kappa)} (n = {kappa.n})"] if kappa else []
@@ -86,11 +86,11 @@ def decide(
         evidence.append(phrase)
     if kappa is None or kappa.value is None:
         why = kappa.reason if kappa else "no unit shared with the human consensus"
-        return _verdict("not defined", f"{key}: not defined — {why}", evidence, label)
+        return _stand_in("not defined", f"{key}: not defined — {why}", evidence, label)
     alpha = humans.alpha
     if alpha is None or alpha.value is None:
         reason = humans.reason or (alpha.reason if alpha else None) or "α is not defined"
-        return _verdict(
+        return _stand_in(
             "undecided",
             f"{key}: undecided — no human ceiling to compare with ({reason})",
             evidence,
@@ -98,7 +98,7 @@ def decide(
         )
     evidence.append(f"human α {estimate_text(alpha)}")
     if alpha.value < MIN_ALPHA:
-        return _verdict(
+        return _stand_in(
             "undecided",
             f"{key}: undecided — the human reference is not reliable (α {num(alpha.value)} "
             f"< {MIN_ALPHA:.3f}); no judge can be calibrated to it",
@@ -109,13 +109,13 @@ def decide(
         omega = alt.winning_rate
         evidence.append(f"alt-test ω = {omega:.2f} (ε = {alt.epsilon})")
         if alt.passed:
-            return _verdict(
+            return _stand_in(
                 "can stand in",
                 f"{key} can stand in for a human on this label set (ω = {omega:.2f} ≥ 0.5)",
                 evidence,
                 label,
             )
-        return _verdict(
+        return _stand_in(
             "cannot stand in",
             f"{key} cannot stand in for a human on this label set (ω = {omega:.2f} < 0.5)",
             evidence,
@@ -124,7 +124,7 @@ def decide(
     delta = versus.delta_kappa if versus else None
     if delta is None or delta.value is None or delta.ci is None:
         why = (delta.reason if delta else None) or "Δκ has no interval (bootstrap off?)"
-        return _verdict("undecided", f"{key}: undecided — {why}", evidence, label)
+        return _stand_in("undecided", f"{key}: undecided — {why}", evidence, label)
     low, high = delta.ci
     evidence.append(f"Δκ {estimate_text(delta)}")
     if low >= -MARGIN:
@@ -136,7 +136,7 @@ def decide(
     else:
         decision = "undecided"
         text = f"{key}: undecided — Δκ's interval straddles −{MARGIN:.2f}; label more units"
-    return _verdict(decision, text, evidence, label)
+    return _stand_in(decision, text, evidence, label)
 
 
 def advise(kappa: EstimateDoc | None, strata: dict[str, int]) -> AdviceDoc:

@@ -93,7 +93,7 @@ def test_a_scorer_without_shared_units_is_not_defined(demo: Services) -> None:
     dash = demo.agreement.dashboard("demo", bootstrap=50)
     row = next(r for r in dash.automated if r.key == "judge:lone-judge")
     assert (row.reason or "").startswith("not defined: no unit shared")
-    assert row.verdict.decision == "not defined"
+    assert row.stand_in.decision == "not defined"
     assert row.stats is None
     written = row.to_json()
     assert "versus_humans" not in written and "alt_test" not in written
@@ -108,11 +108,11 @@ def test_verdict_advice_and_slices_with_three_humans(demo: Services) -> None:
     _label(demo, ["ann", "ben", "cat"], 60, agree=0.85)
     dash = demo.agreement.dashboard("demo", bootstrap=200, by=SliceBy.TOOLS)
     judge = next(r for r in dash.automated if r.kind == "judge")
-    verdict = judge.verdict
-    assert verdict.decision in ("can stand in", "cannot stand in", "undecided")
-    assert "alternative-annotator test" in verdict.rule
-    assert any(e.startswith("κ vs consensus") for e in verdict.evidence)
-    assert verdict.weakest_class in {"direct", "tool_call", "request_for_info", "cannot_answer"}
+    stand_in = judge.stand_in
+    assert stand_in.decision in ("can stand in", "cannot stand in", "undecided")
+    assert "alternative-annotator test" in stand_in.rule
+    assert any(e.startswith("κ vs consensus") for e in stand_in.evidence)
+    assert stand_in.weakest_class in {"direct", "tool_call", "request_for_info", "cannot_answer"}
     advice = judge.advice
     n, half = advice.n, advice.half_width
     assert n == judge.n and half is not None
@@ -130,13 +130,13 @@ def test_agreement_answers_the_judge_question_by_default(demo: Services) -> None
     _label(demo, ["ann", "ben"], 30, agree=0.9)
     doc = demo.agreement.judges("demo", bootstrap=100)
     assert doc.humans.raters == ("human:ann", "human:ben")
-    decisions = {j.key: j.verdict.decision for j in doc.judges}
+    decisions = {j.key: j.stand_in.decision for j in doc.judges}
     assert decisions and all(
         d in ("can stand in", "cannot stand in", "undecided", "not defined")
         for d in decisions.values()
     )
     judge = next(j for j in doc.judges if j.kind == "judge")
-    assert "Δκ" in judge.verdict.rule and judge.alt_test is None  # 2 humans
+    assert "Δκ" in judge.stand_in.rule and judge.alt_test is None  # 2 humans
     assert "alt_test" not in judge.to_json()
     pooled = demo.agreement.summary("demo", bootstrap=0)
     assert "krippendorff_alpha" in pooled.to_json()
