@@ -1,4 +1,10 @@
-"""The review screen's dialogs and the screens it opens: an object the screen owns."""
+"""The review screen's dialogs and the screens it opens: an object the screen owns.
+
+The screens it opens (datasets, agreement, team, adjudication, runs, spot check, help, the
+whole text) are imported when they are opened, not at the top: together they add about 0.2 s
+(of 0.8 s, measured on the shared VM) to importing the review screen, which every start of
+`w2c tui` pays before the first item shows.
+"""
 
 from __future__ import annotations
 
