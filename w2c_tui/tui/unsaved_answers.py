@@ -117,6 +117,12 @@ class AnswerSaver:
         )
         return True
 
+    def try_now(self) -> None:
+        """ctrl+s: try the unsaved answers again now (saying so)."""
+        if self.pending is not None:
+            self.screen.notify("Trying again…")
+            self.now()
+
     def tick(self) -> None:
         """Try the unsaved answers again when due."""
         if self.pending is not None and not self.busy and time.monotonic() >= self.at:

@@ -226,9 +226,7 @@ class CriticToolReviewScreen(Screen[None]):
 
     def action_save_now(self) -> None:
         """ctrl+s: try the unsaved answers again now."""
-        if self.keeper.unsaved:
-            self.notify("Trying again…")
-            self.keeper.now()
+        self.keeper.try_now()
 
     def action_answer(self, number: int) -> None:
         """Answer the current question with choice `number`; saved before anything else."""

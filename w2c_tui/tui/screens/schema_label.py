@@ -200,9 +200,7 @@ class SchemaLabelScreen(Screen[None]):
 
     def action_save_now(self) -> None:
         """ctrl+s: try the unsaved answers again now."""
-        if self.keeper.unsaved:
-            self.notify("Trying again…")
-            self.keeper.now()
+        self.keeper.try_now()
 
     def _answered(self, seen: Seen) -> None:
         """Saved; on a complete label, on to the next unit."""
