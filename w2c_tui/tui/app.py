@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import App
-from textual.binding import Binding
 from textual.filter import LineFilter
 from textual.worker import Worker, WorkerState
 
 from w2c_tui.config import Settings, save_annotator
+from w2c_tui.tui.bindings import APP_BINDINGS
 from w2c_tui.tui.screens.dialogs import AnnotatorDialog
 from w2c_tui.tui.screens.review import ReviewScreen
 from w2c_tui.tui.terminal_guard import CONTROL_FILTER
@@ -45,7 +45,7 @@ class W2CApp(App[None]):
 
     TITLE = "w2c-tui"
     CSS_PATH = "app.tcss"
-    BINDINGS = [Binding("q", "quit", "quit", id="quit")]
+    BINDINGS = list(APP_BINDINGS)
 
     def __init__(
         self,

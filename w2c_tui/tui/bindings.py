@@ -120,3 +120,7 @@ DESCRIPTIONS: dict[str, str] = {
     "guidelines": "the dataset's labelling guidelines beside the item (show / hide)",
     "adjudicate": "adjudication queue: units where the humans disagree, most split first",
 }
+
+
+APP_BINDINGS: list[Binding] = [Binding("q", "quit", "quit", id="quit")]
+"""The app's own keys, on every screen."""

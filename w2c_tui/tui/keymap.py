@@ -14,8 +14,7 @@ def _keys(text: str) -> list[str]:
 
 def screen_bindings() -> dict[str, list[Binding]]:
     """The bindings with ids, per screen (the app's own ones apply on every screen)."""
-    from w2c_tui.tui.app import W2CApp
-    from w2c_tui.tui.bindings import REVIEW_BINDINGS
+    from w2c_tui.tui.bindings import APP_BINDINGS, REVIEW_BINDINGS
     from w2c_tui.tui.screens.agreement import AgreementScreen
     from w2c_tui.tui.screens.critictool import CRITIC_BINDINGS
     from w2c_tui.tui.screens.datasets import DatasetsScreen
@@ -25,7 +24,7 @@ def screen_bindings() -> dict[str, list[Binding]]:
     def own(bindings: Sequence[object]) -> list[Binding]:
         return [b for b in bindings if isinstance(b, Binding) and b.id]
 
-    app = own(W2CApp.BINDINGS)
+    app = own(APP_BINDINGS)
     screens: dict[str, Sequence[object]] = {
         "review": REVIEW_BINDINGS,
         "agreement": AgreementScreen.BINDINGS,

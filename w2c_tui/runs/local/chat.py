@@ -29,7 +29,6 @@ from w2c_tui.runs.judge import (
     parse_judge_reply,
     repair_messages,
 )
-from w2c_tui.runs.local.executor import NO_CHAT_TEMPLATE
 from w2c_tui.runs.local.generate import (
     AllowedTokens,
     generate_batch,
@@ -40,7 +39,7 @@ from w2c_tui.runs.local.generate import (
 )
 from w2c_tui.runs.local.loading import LoadedModel
 from w2c_tui.runs.mcq_index import mcq_index_messages, mcq_index_result
-from w2c_tui.runs.prompts.chat import render_chat
+from w2c_tui.runs.prompts.chat import NO_CHAT_TEMPLATE, render_chat
 
 Messages = list[dict[str, str]]
 

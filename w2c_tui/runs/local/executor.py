@@ -24,12 +24,7 @@ from w2c_tui.runs.local.threads import apply as apply_threads
 from w2c_tui.runs.local.threads import passive_waits, plan_threads
 from w2c_tui.runs.mcq_index import mcq_index_prompt_version
 from w2c_tui.runs.prompts import CHAT, TemplateError, check_template, template_hash
-from w2c_tui.runs.prompts.chat import chat_template_hash
-
-NO_CHAT_TEMPLATE = (
-    "judge, mcq_index, critictool and critictool_judge need a chat model (an instruct model "
-    "with a chat template)"
-)
+from w2c_tui.runs.prompts.chat import NO_CHAT_TEMPLATE, chat_template_hash
 
 CHAT_METHODS = (Method.JUDGE, Method.MCQ_INDEX, Method.CRITICTOOL, Method.CRITICTOOL_JUDGE)
 JUDGES = (Method.JUDGE, Method.CRITICTOOL_JUDGE)

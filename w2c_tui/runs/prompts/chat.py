@@ -9,6 +9,12 @@ from typing import Any
 
 from w2c_tui.domain.runs import Task
 
+NO_CHAT_TEMPLATE = (
+    "judge, mcq_index, critictool and critictool_judge need a chat model (an instruct model "
+    "with a chat template)"
+)
+"""What a tokenizer without a chat template is told it lacks (the methods that need one)."""
+
 
 class ChatTemplateError(ValueError):
     """The tokenizer has no chat template, or it failed on an item."""
