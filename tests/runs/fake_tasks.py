@@ -9,6 +9,7 @@ from typing import Any
 
 from w2c_tui.domain.labels import Label
 from w2c_tui.domain.runs import Backend, Method, RunConfig, Task, TaskResult
+from w2c_tui.runs.api.executor import OpenAIExecutor
 from w2c_tui.runs.api.retry import RetryPolicy
 
 TOOL = json.dumps(
@@ -77,3 +78,18 @@ def run_tasks(
     results: list[TaskResult] = []
     executor.run(tasks, results.append, should_stop)
     return results
+
+
+CHAT = "/v1/chat/completions"
+COMPLETIONS = "/v1/completions"
+"""The fake server's two endpoints, as its request log names them."""
+
+
+def executor(server: Any, method: Method, **options: object) -> OpenAIExecutor:
+    """The openai backend on the fake server at `server.url`, retrying fast."""
+    return OpenAIExecutor(make_config(server.url, method, **options), retry=FAST_RETRY)
+
+
+def by_item(results: list[TaskResult]) -> dict[int, TaskResult]:
+    """Results by item id."""
+    return {r.task.item_id: r for r in results}
