@@ -14,14 +14,13 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, insert, update
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
-from w2c_tui.db.common import dataset_row, equal
+from w2c_tui.db.common import chunked, dataset_row, equal
 from w2c_tui.db.convert import to_rater
 from w2c_tui.db.schema_labels import AnswerWrite, write_answer
 from w2c_tui.db.tables import ItemRow, LabelRow, RaterRow, ResponseRow, TargetModelRow, utcnow
@@ -102,17 +101,14 @@ def _record(
     *,
     source: str,
     seen: Seen | None = None,
-    raw: str | None = None,
-    reading: bool = False,
-    at: datetime | None = None,
 ) -> int:
-    """Write `values` (question → value, None withdraws) as one write; how many rows."""
-    moment = at or utcnow()
+    """Write `values` (question → value, None withdraws) as one write (one timestamp); how
+    many answers changed."""
+    moment = utcnow()
     return sum(
         write_answer(
             session,
-            AnswerWrite(rater_id, unit, SCHEMA, question, value, source, seen, None, raw, moment),
-            always=reading,
+            AnswerWrite(rater_id, unit, SCHEMA, question, value, source, seen, None, moment),
         )
         for question, value in values.items()
     )
@@ -227,27 +223,56 @@ def critictool_judge_records(
     session: Session, run_id: int, results: Sequence[TaskResult], rater_id: int
 ) -> None:
     """A CriticTool judge run's answers as label rows of its rater (in the run's write
-    transaction): each reading is recorded whole, superseding the unit's current answers as an
-    annotator's edit does (a question the reading left open is withdrawn); `source` names the
-    run and every row of the reading keeps the judge's reply. A reading that answered nothing
-    is kept as a withdrawn `error` answer, so the run still shows its reply."""
+    transaction, in bulk): each reading is recorded whole, superseding the unit's current
+    answers as an annotator's edit does (a question the reading left open is withdrawn);
+    `source` names the run and every row of the reading keeps the judge's reply. A reading
+    that answered nothing is kept as a withdrawn `error` answer, so the run still shows its
+    reply. The rows of one call share one timestamp (one write per unit)."""
+    units = {(r.task.item_id, r.task.response_id) for r in results}
+    current: dict[tuple[int, int | None], dict[str, int]] = defaultdict(dict)
+    for chunk in chunked(sorted({item for item, _ in units})):
+        for row_id, item_id, response_id, question in session.execute(
+            sa_select(
+                col(LabelRow.id), col(LabelRow.item_id), col(LabelRow.response_id),
+                col(LabelRow.question),
+            ).where(
+                col(LabelRow.schema_name) == SCHEMA,
+                col(LabelRow.rater_id) == rater_id,
+                col(LabelRow.is_current).is_(True),
+                col(LabelRow.item_id).in_(chunk),
+            )
+        ).all():  # fmt: skip
+            if (item_id, response_id) in units:
+                current[(item_id, response_id)][question] = row_id
     moment = utcnow()
+    rows: list[dict[str, Any]] = []
     for result in results:
-        unit = Unit(result.task.item_id, result.task.response_id)
+        unit = (result.task.item_id, result.task.response_id)
         wanted = CriticToolLabel.from_json(result.meta["critic_label"]).answers()
-        had = {
-            row.question
-            for row in _unit_rows(session, rater_id, unit.item_id, unit.response_id)
-            if row.is_current and row.value is not None
-        }
-        questions = [q for q in FIELDS if q in wanted or q in had] or [Question.ERROR.value]
-        _record(
-            session,
-            rater_id,
-            unit,
-            {q: wanted.get(q) for q in questions},
-            source=f"run {run_id}",
-            raw=result.raw,
-            reading=True,
-            at=moment,
+        had = current.get(unit, {})
+        asked = [q for q in FIELDS if q in wanted or q in had] or [Question.ERROR.value]
+        rows += [
+            {
+                "rater_id": rater_id,
+                "item_id": unit[0],
+                "response_id": unit[1],
+                "schema_name": SCHEMA,
+                "question": question,
+                "value": wanted.get(question),
+                "source": f"run {run_id}",
+                "seen": None,
+                "guideline_id": None,
+                "raw": result.raw,
+                "supersedes_id": had.get(question),
+                "is_current": True,
+                "created_at": moment,
+            }
+            for question in asked
+        ]
+    retired = sorted(i for questions in current.values() for i in questions.values())
+    for chunk in chunked(retired):
+        session.execute(
+            update(LabelRow).where(col(LabelRow.id).in_(chunk)).values(is_current=False)
         )
+    if rows:
+        session.execute(insert(LabelRow), rows)

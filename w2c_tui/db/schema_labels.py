@@ -47,8 +47,6 @@ class AnswerWrite:
     source: str = "tui"
     seen: Seen | None = None
     guideline_id: int | None = None
-    raw: str | None = None
-    """A judge's reply that gave the answer (None for people)."""
     at: datetime | None = None
     """When it was made (default now); the answers of one write share it, which is how a
     unit's history is read back as answer sets (`critictool_labels.CriticToolLabelStore`)."""
@@ -70,11 +68,10 @@ def current_answer(
     ).first()
 
 
-def write_answer(session: Session, write: AnswerWrite, *, always: bool = False) -> bool:
-    """Record the answer unless it is what the unit already has (then False); `always` records
-    it even then (a judge's reading is recorded whole each run)."""
+def write_answer(session: Session, write: AnswerWrite) -> bool:
+    """Record the answer unless it is what the unit already has (then False)."""
     current = current_answer(session, write.rater_id, write.unit, write.schema, write.question)
-    if not always and (current.value if current is not None else None) == write.value:
+    if (current.value if current is not None else None) == write.value:
         return False
     if current is not None:
         retire(session, LabelRow, current.id)
@@ -89,7 +86,6 @@ def write_answer(session: Session, write: AnswerWrite, *, always: bool = False) 
             source=write.source,
             seen=write.seen.value if write.seen else None,
             guideline_id=write.guideline_id,
-            raw=write.raw,
             supersedes_id=current.id if current is not None else None,
             created_at=write.at or utcnow(),
         )
