@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -89,3 +90,26 @@ async def test_critictool_answers_the_database_refuses_stay_until_saved(
             error=False, category=ErrorCategory.NONE
         )
         assert not screen.hidden
+
+
+async def test_discarded_critictool_answers_are_named_in_the_log(
+    services: Services, tmp_path: Path
+) -> None:
+    services.critictool.import_file(INTERNAL, dataset="ct", target_model="tiny")
+    app = W2CApp(services, annotator="ann", dataset="ct")
+    with ExitStack() as lock:
+        async with app.run_test(size=(160, 45)) as pilot:
+            screen = await critictool_screen(app, pilot)
+            sample = screen.unit.sample.sample_id
+            lock.enter_context(write_lock_held(services.url))
+            await pilot.press("2")
+            await until(pilot, lambda: screen.keeper.unsaved)
+            await pilot.press("q", "d")  # discard and quit
+            await until(pilot, lambda: app.return_code is not None)
+    assert app.lost_count == 1 and not app.lost_unasked
+    [log] = (tmp_path / "annotations" / "logs").glob("unsaved-labels-*.log")
+    [line] = [line for line in log.read_text("utf-8").splitlines() if not line.startswith("#")]
+    for part in ("annotator: ann", "dataset: ct", f"uuid: {sample}", "unit: critictool: response"):
+        assert part in line, line
+    assert '"error": "no"' in line and "busy" in line
+    assert services.critictool_review.current(screen.rater_id, screen.unit) is None
