@@ -90,9 +90,12 @@ class AnswerSaver:
         try:
             write(KEY_WAIT_S)
         except WriteError as error:
+            told = self.pending is not None  # said once; the head keeps saying NOT SAVED
             entered = self.pending.entered_at if self.pending else datetime.now(UTC)
             self.pending = _Pending(write, describe, error.reason, entered)
             self.at = time.monotonic() + self.delay
+            if told:
+                return False
             self.screen.notify(
                 f"Not saved: {error.reason}. Your answers stay on screen and are tried again "
                 "every few seconds (ctrl+s: now); this screen keeps them until they are saved.",
