@@ -12,16 +12,18 @@ from typing import Any
 
 import pytest
 from dbfixtures import write_lock_held
+from rich.console import Console
 from schema_data import BAR_TOML, write_schema
 from test_critictool_screen import INTERNAL, critictool_screen
 from test_critictool_screen import screen_text as critictool_text
 from test_schema_label_screen import answers, schema_screen, screen_text
 
-from w2c_tui.domain.critictool_labels import CriticToolLabel, ErrorCategory
+from w2c_tui.domain.critictool_labels import CriticToolLabel, CriticToolLabelForm, ErrorCategory
 from w2c_tui.services import Services
 from w2c_tui.tui import unsaved_answers
 from w2c_tui.tui.app import W2CApp
 from w2c_tui.tui.screens.unsaved import UnsavedQuitDialog
+from w2c_tui.tui.widgets.critictool_form import critictool_form_view
 
 
 @pytest.fixture(autouse=True)
@@ -113,3 +115,15 @@ async def test_discarded_critictool_answers_are_named_in_the_log(
         assert part in line, line
     assert '"error": "no"' in line and "busy" in line
     assert services.critictool_review.current(screen.rater_id, screen.unit) is None
+
+
+def test_a_complete_critictool_label_not_saved_never_says_saved() -> None:
+    form = CriticToolLabelForm(source="internal", has_model=False)
+    form.press("2")  # no error: category none, the label is complete
+    assert form.complete
+    console = Console(width=80, record=True, color_system=None)
+    console.print(critictool_form_view(form, hidden=False, unsaved=True))
+    shown = console.export_text()
+    assert "NOT SAVED" in shown and "saved." not in shown
+    console.print(critictool_form_view(form, hidden=False, unsaved=False))
+    assert "Label complete and saved." in console.export_text()

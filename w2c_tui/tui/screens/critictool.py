@@ -13,7 +13,6 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -22,32 +21,21 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from w2c_tui.domain.critictool_labels import (
-    QUESTION_TITLES,
     CriticToolLabel,
     CriticToolLabelForm,
-    Question,
-    options,
 )
 from w2c_tui.domain.team import Seen
 from w2c_tui.lost_labels import LostLabel
 from w2c_tui.tui.screens.dialogs import NoteDialog
 from w2c_tui.tui.screens.help import KeysDialog
 from w2c_tui.tui.unsaved_answers import AnswerSaver
+from w2c_tui.tui.widgets.critictool_form import critictool_form_view
 from w2c_tui.tui.widgets.trajectory import TrajectoryView
 
 if TYPE_CHECKING:
     from w2c_tui.services import Services
     from w2c_tui.services.critictool_review import CriticToolUnit
 
-QUESTION_SHORT: dict[Question, str] = {
-    Question.ERROR: "error in last step",
-    Question.CATEGORY: "which error",
-    Question.EXPECTED_POLICY: "expected policy",
-    Question.CRITIQUE: "critique right",
-    Question.TOOL: "corrected tool right",
-    Question.ARGS: "corrected args right",
-    Question.OBSERVED_POLICY: "observed policy",
-}
 
 CRITIC_BINDINGS: list[Binding] = [
     Binding("1", "answer(1)", "answer (1-6)", id="critic-1"),
@@ -176,30 +164,8 @@ class CriticToolReviewScreen(Screen[None]):
         self.query_one("#critic-head", Static).update(head)
 
     def _render_form(self) -> None:
-        form = self.form
-        table = Table.grid(padding=(0, 1))
-        table.add_column()
-        table.add_column()
-        current = form.current
-        for question in form.questions():
-            answer = dict(options(question)).get(form.label.get(question) or "", "—")
-            style = "bold reverse" if question is current else ""
-            table.add_row(Text(QUESTION_SHORT[question], style), Text(answer, "bold"))
-        body = Text()
-        if current is None:
-            body.append("Label complete and saved. j: next, u: undo.\n", "green")
-        else:
-            body.append(f"{QUESTION_TITLES[current]}\n", "bold")
-            for key, (_, title) in enumerate(options(current), start=1):
-                body.append(f"  {key} ", "bold reverse")
-                body.append(f" {title}\n")
-        if self.hidden:
-            body.append("\nBlind: gold and the model appear once these are saved.", "dim")
-        if form.label.note:
-            body.append(f"\nnote: {form.label.note}", "italic")
-        from rich.console import Group
-
-        self.query_one("#critic-form", Static).update(Group(table, Text(""), body))
+        view = critictool_form_view(self.form, hidden=self.hidden, unsaved=self.keeper.unsaved)
+        self.query_one("#critic-form", Static).update(view)
 
     def _save(self) -> bool:
         """Commit the answers on screen; False when the database did not take them (they
