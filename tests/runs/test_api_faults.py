@@ -6,9 +6,6 @@ import threading
 import time
 
 import pytest
-
-pytest.importorskip("openai")
-
 from fake_server import FakeOpenAI
 from fake_tasks import FAST_RETRY, make_config, make_task, run_tasks
 from fake_wire import closed_port_url

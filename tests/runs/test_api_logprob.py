@@ -7,9 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-pytest.importorskip("openai")
-
 from fake_server import FakeOpenAI
 from fake_tasks import (
     ANSWERS,

@@ -6,10 +6,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
-pytest.importorskip("openai")
-
 from fake_server import FakeOpenAI
 from fake_tasks import (
     CHAT,

@@ -5,9 +5,6 @@ it does not; recorded either way."""
 from __future__ import annotations
 
 import pytest
-
-pytest.importorskip("openai")
-
 from fake_server import FakeOpenAI
 from fake_tasks import FAST_RETRY, make_config, make_task, run_tasks
 

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
-pytest.importorskip("openai")
-
 from dbfixtures import everything_stored
 from fake_server import FakeOpenAI
 

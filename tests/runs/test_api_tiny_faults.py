@@ -8,7 +8,6 @@ import pytest
 
 pytest.importorskip("torch")
 pytest.importorskip("transformers")
-pytest.importorskip("openai")
 
 from fake_tasks import make_task, run_tasks
 from model_server import ModelOpenAI

@@ -13,7 +13,6 @@ import pytest
 
 pytest.importorskip("torch")
 pytest.importorskip("transformers")
-pytest.importorskip("openai")
 
 from fake_tasks import run_tasks
 from model_server import ModelOpenAI

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("openai")
 pytest.importorskip("transformers")
 pytest.importorskip("torch")
 import fastapi  # noqa: F401 (the dev extra installs them: without them this test fails)

@@ -9,9 +9,6 @@ import json
 from pathlib import Path
 
 import pytest
-
-pytest.importorskip("openai")
-
 from critic_judge_data import ANSWER, DATASET, PREDICTIONS, Q
 from fake_server import FakeOpenAI
 from typer.testing import CliRunner

@@ -11,9 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-pytest.importorskip("openai")
-
 from fake_server import FakeOpenAI
 from sqlalchemy import text
 from test_kill_resume import wait_for

@@ -10,10 +10,6 @@ import signal
 import time
 from collections.abc import Callable
 
-import pytest
-
-pytest.importorskip("openai")
-
 from fake_server import FakeOpenAI
 from sqlalchemy import text
 

@@ -9,9 +9,6 @@ import time
 from pathlib import Path
 
 import pytest
-
-pytest.importorskip("openai")
-
 from dbfixtures import query
 from fake_server import FakeOpenAI
 

@@ -14,9 +14,6 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from dbfixtures import unavailable
-
-pytest.importorskip("openai")
-
 from fake_server import FakeOpenAI
 from sqlalchemy import text
 from typer.testing import CliRunner

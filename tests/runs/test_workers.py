@@ -14,9 +14,6 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-
-pytest.importorskip("openai")
-
 from fake_server import FakeOpenAI
 from typer.testing import CliRunner
 
