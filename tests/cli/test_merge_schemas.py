@@ -28,7 +28,7 @@ def schema_laptop(path: Path, folder: Path, who: str, answers: Answers, toml: st
     try:
         svc.imports.import_demo()
         svc.schemas.add(write_schema(folder, toml))
-        units = [u.unit for u in svc.schemas.units("bar", "demo")]
+        units = [u.unit for u in svc.schemas.unit_refs("bar", "demo")]
         for index, values in answers:
             svc.schemas.label(who, "bar", units[index], values)
     finally:
@@ -37,7 +37,7 @@ def schema_laptop(path: Path, folder: Path, who: str, answers: Answers, toml: st
 
 
 def _units(services: Services) -> list[Unit]:
-    return [u.unit for u in services.schemas.units("bar", "demo")]
+    return [u.unit for u in services.schemas.unit_refs("bar", "demo")]
 
 
 def test_schema_answers_merge_with_history_once_and_conflicts_reported(

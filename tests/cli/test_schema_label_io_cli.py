@@ -23,7 +23,7 @@ def bar_units(db_url: str, tmp_path: Path) -> list[tuple[str, int]]:
     try:
         services.imports.import_demo()
         services.schemas.add(write_schema(tmp_path))
-        units = services.schemas.units("bar", "demo")
+        units = services.schemas.unit_refs("bar", "demo")
         return [(u.item_uuid, u.unit.response_id or 0) for u in units]
     finally:
         services.close()

@@ -52,7 +52,8 @@ def _units(db_url: str) -> list[tuple[str, int]]:
     services = open_services(db_url)
     try:
         return [
-            (u.item_uuid, u.unit.response_id or 0) for u in services.schemas.units("bar", "demo")
+            (u.item_uuid, u.unit.response_id or 0)
+            for u in services.schemas.unit_refs("bar", "demo")
         ]
     finally:
         services.close()

@@ -19,7 +19,7 @@ from w2c_tui.services import Services
 
 def _units(services: Services) -> tuple[str, list[Unit]]:
     dataset = services.datasets.all()[0].name
-    return dataset, [u.unit for u in services.schemas.units("bar", dataset)]
+    return dataset, [u.unit for u in services.schemas.unit_refs("bar", dataset)]
 
 
 def test_adding_a_schema(demo: Services, tmp_path: Path) -> None:
@@ -109,7 +109,7 @@ options = ["yes", "no"]
 def test_item_units_share_the_index_with_a_null_response(demo: Services, tmp_path: Path) -> None:
     demo.schemas.add(write_schema(tmp_path, ITEM_TOML, "item.toml"))
     dataset = demo.datasets.all()[0].name
-    unit = demo.schemas.units("item-check", dataset)[0].unit
+    unit = demo.schemas.unit_refs("item-check", dataset)[0].unit
     assert unit.response_id is None
     demo.schemas.label("ann", "item-check", unit, {"clear": "yes"})
     [(rater_id,)] = query(demo.url, "SELECT rater_id FROM label")
@@ -128,7 +128,7 @@ def test_item_units_share_the_index_with_a_null_response(demo: Services, tmp_pat
 
 def test_built_in_labels_stay_in_their_own_tables_for_now(demo: Services) -> None:
     dataset = demo.datasets.all()[0].name
-    unit = demo.schemas.units("when2call-item-qa", dataset)[0].unit
+    unit = demo.schemas.unit_refs("when2call-item-qa", dataset)[0].unit
     with pytest.raises(InputError, match="built-in schema"):
         demo.schemas.label("ann", "when2call-item-qa", unit, {"behaviour": "direct"})
     assert query(demo.url, "SELECT count(*) FROM label") == [(0,)]
@@ -138,7 +138,7 @@ def test_an_import_is_whole_or_nothing(demo: Services, tmp_path: Path) -> None:
     demo.schemas.add(write_schema(tmp_path))
     dataset, units = _units(demo)
     schema = demo.schemas.get("bar")
-    uuid = demo.schemas.units("bar", dataset)[0].item_uuid
+    uuid = demo.schemas.unit_refs("bar", dataset)[0].item_uuid
     good = AnswerLine(2, "ann", uuid, units[0].response_id, {"ok": "yes"})
     bad_item = AnswerLine(3, "bob", "no-such-uuid", units[0].response_id, {"ok": "no"})
     bad_response = AnswerLine(4, "bob", uuid, units[-1].response_id, {"ok": "no"})

@@ -190,7 +190,7 @@ async def test_blind_order_is_each_annotators_own_and_the_file_position_never_sh
     """The real When2Call file's order carries gold (domain.blind): while blind the units come
     in the annotator's own shuffled order, numbered by place in it, with no item id."""
     demo.schemas.add(write_schema(tmp_path, BLIND_TOML, "clarity.toml"))
-    file_order = [u.item_uuid for u in demo.schemas.units("clarity", "demo")]
+    file_order = [u.item_uuid for u in demo.schemas.unit_refs("clarity", "demo")]
     ann, head = await open_order(demo, "ann")
     ben, _ = await open_order(demo, "ben")
     assert sorted(ann) == sorted(file_order) == sorted(ben)

@@ -31,10 +31,6 @@ class SchemaLabelReads:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def units(self, schema: LabelSchema, dataset: str) -> list[SchemaUnit]:
-        """The units of `dataset` that `schema` labels (`schema_units`)."""
-        return schema_units(self.engine, schema, dataset)
-
     def unit_refs(self, schema: LabelSchema, dataset: str) -> list[SchemaUnitRef]:
         """The units of `dataset` that `schema` labels, named only (`schema_unit_refs`)."""
         return schema_unit_refs(self.engine, schema, dataset)
@@ -116,28 +112,6 @@ class SchemaLabelReads:
                     grouped[key] = UnitAnswers(rater, ds, uuid, Unit(item_id, response_id), {})
                 grouped[key].answers[question] = value
         return list(grouped.values())
-
-
-def schema_units(engine: Engine, schema: LabelSchema, dataset: str) -> list[SchemaUnit]:
-    """The units of `dataset` a schema labels, in item order: its items, or every response to
-    them (response and CriticTool prediction units), with the hidden fields the schema names."""
-    with Session(engine) as session:
-        ds = dataset_row(session, dataset)
-        if not schema.unit.has_response:
-            items = session.exec(
-                select(ItemRow)
-                .where(col(ItemRow.dataset_id) == ds.id)
-                .order_by(col(ItemRow.position))
-            ).all()
-            return [_unit(schema, item, None, None) for item in items]
-        rows = session.exec(
-            select(ItemRow, ResponseRow, TargetModelRow.name)
-            .join(ResponseRow, col(ResponseRow.item_id) == col(ItemRow.id))
-            .join(TargetModelRow, col(TargetModelRow.id) == col(ResponseRow.target_model_id))
-            .where(col(ItemRow.dataset_id) == ds.id)
-            .order_by(col(ItemRow.position), col(ResponseRow.id))
-        ).all()
-        return [_unit(schema, item, response, model) for item, response, model in rows]
 
 
 def schema_unit_refs(engine: Engine, schema: LabelSchema, dataset: str) -> list[SchemaUnitRef]:

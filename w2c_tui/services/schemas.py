@@ -51,35 +51,31 @@ class SchemaService:
         table (`verdict`) until they move into the store; CriticTool's live in the store, and
         are written by its own screen and judge runs (InputError naming `where`)."""
         schema = self.get(name)
-        if schema.builtin and read and schema.name == CRITICTOOL.name:
+        if not schema.builtin:
             return schema
-        if schema.builtin and schema.name == CRITICTOOL.name:
+        if schema.name == CRITICTOOL.name:
+            if read:
+                return schema
             raise InputError(
                 where,
                 f"{name!r} is a built-in schema: its labels are recorded on the CriticTool "
                 "screen (w2c tui, then the dataset) and by CriticTool judge runs; "
                 "`w2c labels export --schema` and `w2c agreement --schema` read them",
             )
-        if schema.builtin:
-            raise InputError(
-                where,
-                f"{name!r} is a built-in schema: its labels are recorded by the review "
-                "screen and `w2c labels import|export` and `w2c agreement` (without --schema) "
-                "for now",
-            )
-        return schema
+        raise InputError(
+            where,
+            f"{name!r} is a built-in schema: its labels are recorded by the review "
+            "screen and `w2c labels import|export` and `w2c agreement` (without --schema) "
+            "for now",
+        )
 
     def n_labels(self, name: str) -> int:
         """How many answers the schema has recorded (history included)."""
         return self._store.schemas.n_labels(name)
 
-    def units(self, schema: str, dataset: str) -> list[SchemaUnit]:
-        """The units of `dataset` that `schema` labels, in item order."""
-        return self._store.schema_reads.units(self.get(schema), dataset)
-
     def unit_refs(self, schema: str, dataset: str) -> list[SchemaUnitRef]:
-        """The same units named only (ids, uuid, the item's random key): what a screen needs
-        to order them, read in one light query."""
+        """The units of `dataset` that `schema` labels, in item order, named only (ids, uuid,
+        the item's random key): what a screen needs to order them, read in one light query."""
         return self._store.schema_reads.unit_refs(self.get(schema), dataset)
 
     def unit(self, schema: str, unit: Unit) -> SchemaUnit:
