@@ -17,6 +17,7 @@ from w2c_tui.config import Settings, save_annotator
 from w2c_tui.tui.bindings import APP_BINDINGS
 from w2c_tui.tui.screens.dialogs import AnnotatorDialog
 from w2c_tui.tui.screens.review import ReviewScreen
+from w2c_tui.tui.screens.review_retry import RETRY_GROUP
 from w2c_tui.tui.terminal_guard import CONTROL_FILTER
 from w2c_tui.tui.unsaved_answers import KeepsUnsaved, keeper_of
 
@@ -276,7 +277,7 @@ class W2CApp(App[None]):
             self.exit()
         elif choice == "discard":
             for worker in list(self.workers):  # a retry in flight ends first: saved or not
-                if worker.group == "retry-label" and worker.is_running:
+                if worker.group == RETRY_GROUP and worker.is_running:
                     with contextlib.suppress(Exception):  # a failed try: the label stays unsaved
                         await worker.wait()
             lost = self._take_unsaved()

@@ -20,7 +20,13 @@ from textual.screen import Screen
 
 from w2c_tui.domain.errors import WriteError
 from w2c_tui.lost_labels import LostLabel
-from w2c_tui.tui.screens.review_retry import RETRY_FIRST_S, RETRY_MAX_S, RETRY_TICK_S, RETRY_WAIT_S
+from w2c_tui.tui.screens.review_retry import (
+    RETRY_FIRST_S,
+    RETRY_MAX_S,
+    RETRY_TICK_S,
+    RETRY_WAIT_S,
+    write_in_background,
+)
 
 KEY_WAIT_S = 2.0
 """How long an answer key waits for a busy database before the answer shows as not saved."""
@@ -53,6 +59,16 @@ def keeper_of(screen: object) -> KeepsUnsaved | None:
     """The screen's keeper of unsaved labels, if it has one."""
     keeper = getattr(screen, "keeper", None)
     return keeper if isinstance(keeper, KeepsUnsaved) else None
+
+
+def log_unsaved(app: object, keeper: KeepsUnsaved, why: str) -> None:
+    """A screen closes holding labels the database never took (the app did not ask: a crash,
+    an exit): take them off `keeper` and write them to the app's unsaved-labels log."""
+    lost = keeper.lost()
+    keeper.drop()
+    forget = getattr(app, "lost", None)
+    if lost and callable(forget):
+        forget(lost, why, unasked=True)
 
 
 @dataclass
@@ -138,18 +154,13 @@ class AnswerSaver:
             return
         self.busy = True
 
-        def attempt() -> None:
-            outcome: WriteError | None = None
-            try:
-                pending.write(wait_s)
-            except WriteError as error:
-                outcome = error
-            try:
-                self.screen.app.call_from_thread(self._done, pending, outcome)
-            except RuntimeError:  # the app is closing
-                self.busy = False
+        def done(outcome: object) -> None:
+            self._done(pending, outcome if isinstance(outcome, WriteError) else None)
 
-        self.screen.run_worker(attempt, thread=True, group="retry-label", exit_on_error=False)
+        write_in_background(self.screen, lambda: pending.write(wait_s), done, self._closed)
+
+    def _closed(self) -> None:
+        self.busy = False
 
     def _done(self, pending: _Pending, error: WriteError | None) -> None:
         self.busy = False
@@ -165,15 +176,6 @@ class AnswerSaver:
         self.delay, self.at = RETRY_FIRST_S, 0.0
         self.screen.notify("Saved.", title="Saved")
         self.repaint()
-
-    def closing(self) -> None:
-        """The screen closes with answers unsaved (the app did not ask: a crash, an exit):
-        write them to the unsaved-labels log."""
-        lost = self.lost()
-        self.pending = None
-        forget = getattr(self.screen.app, "lost", None)
-        if lost and callable(forget):
-            forget(lost, "it closed before the answers were saved", unasked=True)
 
     def drop(self) -> None:
         """Forget the unsaved answers (the app wrote them to the unsaved-labels log)."""

@@ -28,7 +28,7 @@ from w2c_tui.domain.team import Seen
 from w2c_tui.lost_labels import LostLabel
 from w2c_tui.tui.screens.dialogs import NoteDialog
 from w2c_tui.tui.screens.help import KeysDialog
-from w2c_tui.tui.unsaved_answers import AnswerSaver
+from w2c_tui.tui.unsaved_answers import AnswerSaver, log_unsaved
 from w2c_tui.tui.widgets.critictool_form import critictool_form_view
 from w2c_tui.tui.widgets.trajectory import TrajectoryView
 
@@ -188,7 +188,7 @@ class CriticToolReviewScreen(Screen[None]):
         return self.keeper.save(write, describe)
 
     def on_unmount(self) -> None:
-        self.keeper.closing()
+        log_unsaved(self.app, self.keeper, "it closed before the answers were saved")
 
     def action_save_now(self) -> None:
         """ctrl+s: try the unsaved answers again now."""

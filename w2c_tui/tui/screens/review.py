@@ -23,6 +23,7 @@ from w2c_tui.tui.review_state import Notice
 from w2c_tui.tui.review_views import ReviewController
 from w2c_tui.tui.screens.review_dialogs import ReviewDialogs
 from w2c_tui.tui.screens.review_retry import RETRY_TICK_S, LabelRetry
+from w2c_tui.tui.unsaved_answers import log_unsaved
 from w2c_tui.tui.widgets.guidelines import GuidelinesPanel
 from w2c_tui.tui.widgets.item_view import ItemView
 from w2c_tui.tui.widgets.items_list import ItemsList
@@ -49,8 +50,8 @@ class ReviewScreen(Screen[None]):
         self.dialogs = ReviewDialogs(
             self, self.state, act=self.act, tell=self.tell, render=self.render_all
         )
-        self.retry = LabelRetry(self, self.state, act=self.act, repaint=self.update_status)
-        self.keeper = self.retry
+        self.keeper = LabelRetry(self, self.state, act=self.act, repaint=self.update_status)
+        """Tries the unsaved label again, and is what the app asks before quitting."""
 
     # what tests and callers read
     @property
@@ -87,7 +88,7 @@ class ReviewScreen(Screen[None]):
         self.tell(self.state.open())
         self.render_all()
         self.query_one(ItemsList).focus()
-        self.set_interval(RETRY_TICK_S, self.retry.tick)
+        self.set_interval(RETRY_TICK_S, self.keeper.tick)
         self.set_interval(PLACE_EVERY_S, self._keep_place)
         self.call_after_refresh(self.dialogs.offer_guidelines)
 
@@ -171,12 +172,7 @@ class ReviewScreen(Screen[None]):
 
     def on_unmount(self) -> None:
         self.state.save_place()  # the last place, as the screen closes (quit included)
-        lost = self.state.labels.lost_label()
-        if lost is not None:  # closed with a label never saved: write it down
-            self.state.labels.unsaved = None
-            forget = getattr(self.app, "lost", None)
-            if callable(forget):
-                forget([lost], "it closed before the label was saved", unasked=True)
+        log_unsaved(self.app, self.keeper, "it closed before the label was saved")
 
     # ---- keys ------------------------------------------------------------------------------
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import TypeVar
 
 from textual.screen import Screen
 
@@ -22,6 +23,34 @@ RETRY_MAX_S = 5.0
 RETRY_WAIT_S = 0.5
 """How long one background retry waits for a busy database (off the UI thread: the screen
 never waits; a discard at quit waits for it to end)."""
+
+
+RETRY_GROUP = "retry-label"
+"""The workers' group of background retries (the app waits for them before a discard)."""
+R = TypeVar("R")
+
+
+def write_in_background(
+    screen: Screen[None],
+    write: Callable[[], R],
+    done: Callable[[R | WriteError], None],
+    closed: Callable[[], None],
+) -> None:
+    """Run `write` in a thread worker of `screen` and hand its result, or the WriteError that
+    refused it, to `done` on the UI thread; `closed` when the app is closing meanwhile."""
+
+    def attempt() -> None:
+        outcome: R | WriteError
+        try:
+            outcome = write()
+        except WriteError as error:
+            outcome = error
+        try:
+            screen.app.call_from_thread(done, outcome)
+        except RuntimeError:  # the app is closing
+            closed()
+
+    screen.run_worker(attempt, thread=True, group=RETRY_GROUP, exit_on_error=False)
 
 
 class LabelRetry:
@@ -71,18 +100,16 @@ class LabelRetry:
         self.busy = True
         self.at = time.monotonic() + 3600  # the worker's outcome sets the next try
 
-        def attempt() -> None:
-            try:
-                outcome: LabelChange | WriteError | None = self.state.labels.store(pending, wait_s)
-            except WriteError as error:
-                outcome = error
-            try:
-                self.screen.app.call_from_thread(self._done, pending, outcome)
-            except RuntimeError:  # the app is closing
-                self.busy = False
+        def done(outcome: LabelChange | WriteError | None) -> None:
+            self._done(pending, outcome)
 
-        self.screen.run_worker(attempt, thread=True, group="retry-label", exit_on_error=False)
+        write_in_background(
+            self.screen, lambda: self.state.labels.store(pending, wait_s), done, self._closed
+        )
         return False
+
+    def _closed(self) -> None:
+        self.busy = False
 
     def lost(self) -> list[LostLabel]:
         """The label not saved yet, if any (the app asks before quitting)."""

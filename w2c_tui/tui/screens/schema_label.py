@@ -28,7 +28,7 @@ from w2c_tui.domain.schema_labels import SchemaUnit, SchemaUnitRef, Unit
 from w2c_tui.domain.schemas import QuestionKind
 from w2c_tui.domain.team import Seen, annotator_key
 from w2c_tui.lost_labels import LostLabel
-from w2c_tui.tui.unsaved_answers import AnswerSaver
+from w2c_tui.tui.unsaved_answers import AnswerSaver, log_unsaved
 from w2c_tui.tui.widgets.schema_views import form_view, unit_view
 
 if TYPE_CHECKING:
@@ -196,7 +196,7 @@ class SchemaLabelScreen(Screen[None]):
         return self.keeper.save(write, describe)
 
     def on_unmount(self) -> None:
-        self.keeper.closing()
+        log_unsaved(self.app, self.keeper, "it closed before the answers were saved")
 
     def action_save_now(self) -> None:
         """ctrl+s: try the unsaved answers again now."""
