@@ -13,6 +13,7 @@ from w2c_tui.domain.critictool_labels import (
     Question,
     options,
 )
+from w2c_tui.tui.widgets.schema_views import complete_line
 
 QUESTION_SHORT: dict[Question, str] = {
     Question.ERROR: "error in last step",
@@ -38,10 +39,8 @@ def critictool_form_view(form: CriticToolLabelForm, *, hidden: bool, unsaved: bo
         style = "bold reverse" if question is current else ""
         table.add_row(Text(QUESTION_SHORT[question], style), Text(answer, "bold"))
     body = Text()
-    if current is None and unsaved:
-        body.append("Label complete, NOT SAVED yet: tried again every few seconds.\n", "red")
-    elif current is None:
-        body.append("Label complete and saved. j: next, u: undo.\n", "green")
+    if current is None:
+        body.append_text(complete_line(unsaved, " j: next, u: undo."))
     else:
         body.append(f"{QUESTION_TITLES[current]}\n", "bold")
         for key, (_, title) in enumerate(options(current), start=1):

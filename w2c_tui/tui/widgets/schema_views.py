@@ -48,6 +48,14 @@ def unit_view(unit: SchemaUnit, schema: LabelSchema, hidden: bool) -> Text:
     return body
 
 
+def complete_line(unsaved: bool, then: str = "") -> Text:
+    """What a form with every question answered says: saved (and `then`, what keys go on), or
+    NOT SAVED yet while the database has not taken it."""
+    if unsaved:
+        return Text("Label complete, NOT SAVED yet: tried again every few seconds.\n", "red")
+    return Text(f"Label complete and saved.{then}\n", "green")
+
+
 def form_view(form: SchemaForm, schema: LabelSchema, *, hidden: bool, unsaved: bool) -> Group:
     """The answers so far (the current question highlighted), then its options, or whether
     the complete label is saved."""
@@ -62,10 +70,8 @@ def form_view(form: SchemaForm, schema: LabelSchema, *, hidden: bool, unsaved: b
         style = "bold reverse" if question is current else ""
         table.add_row(Text(question.name, style), Text(shown, "bold"))
     body = Text()
-    if current is None and unsaved:
-        body.append("Label complete, NOT SAVED yet: tried again every few seconds.\n", "red")
-    elif current is None:
-        body.append("Label complete and saved.\n", "green")
+    if current is None:
+        body.append_text(complete_line(unsaved))
     else:
         body.append(f"{current.title}\n", "bold")
         for option in current.options:
