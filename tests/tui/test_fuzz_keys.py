@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fuzz_drive import Drive, burst
 from fuzz_seed import seed_database
 from fuzzing import (
     BOOTSTRAP,
@@ -34,9 +35,7 @@ from fuzzing import (
     SEED,
     SIZES,
     Case,
-    Drive,
     Review,
-    burst,
     case_seed,
     key_count,
     own_keys,
