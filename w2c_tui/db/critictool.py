@@ -4,7 +4,7 @@ with a side row; a whole file in one transaction or nothing."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from sqlalchemy import Engine
 from sqlmodel import Session, col, func, select
@@ -12,15 +12,14 @@ from sqlmodel import Session, col, func, select
 from w2c_tui.db.common import refuse_name, target_model_row
 from w2c_tui.db.convert import dumps
 from w2c_tui.db.critictool_convert import first_question, item_tool, sample_values
+from w2c_tui.db.critictool_predictions import NewPrediction, add_prediction, existing_prediction
 from w2c_tui.db.tables import (
-    CriticToolPredictionRow,
     CriticToolSampleRow,
     DatasetRow,
     ImportLogRow,
     ItemRow,
-    ResponseRow,
 )
-from w2c_tui.domain.critictool import CriticToolFile, ExternalMode, Sample, SampleError
+from w2c_tui.domain.critictool import CriticToolFile, Sample, SampleError
 from w2c_tui.domain.critictool_stored import (
     CRITICTOOL_DATASET_KIND,
     CRITICTOOL_ITEM_KIND,
@@ -30,22 +29,9 @@ from w2c_tui.domain.errors import InputError
 from w2c_tui.domain.records import ImportReport
 from w2c_tui.domain.team import shuffle_key
 
-RESPONSE_SOURCE = "critictool"
-
 
 class _DryRun(Exception):
     """Raised inside the transaction to roll a dry run back."""
-
-
-@dataclass(frozen=True)
-class NewPrediction:
-    """A prediction to store for one item (from a run)."""
-
-    item_id: int
-    mode: ExternalMode | None
-    cot: bool
-    rounds: tuple[str, ...]
-    parsed: tuple[dict[str, object], ...]
 
 
 def critictool_dataset(session: Session, name: str, path: str, create: bool) -> DatasetRow:
@@ -224,7 +210,7 @@ class CriticToolWriter:
         for pred in predictions:
             item_id = ids[pred.item_sha256]
             mode = kind.mode if kind.source == "external" else None
-            existing = self._existing(session, item_id, model.id, mode, kind.cot)
+            existing = existing_prediction(session, item_id, model.id, mode, kind.cot)
             rounds = dumps(list(pred.rounds))
             if existing is not None:
                 if existing.rounds_json != rounds:
@@ -247,56 +233,3 @@ class CriticToolWriter:
             )
             new += 1
         return replace(report, responses_new=new, responses_unchanged=unchanged)
-
-    @staticmethod
-    def _existing(
-        session: Session, item_id: int, model_id: int, mode: str | None, cot: bool
-    ) -> CriticToolPredictionRow | None:
-        return session.exec(
-            select(CriticToolPredictionRow).where(
-                col(CriticToolPredictionRow.item_id) == item_id,
-                col(CriticToolPredictionRow.target_model_id) == model_id,
-                col(CriticToolPredictionRow.mode) == (mode or ""),
-                col(CriticToolPredictionRow.cot).is_(cot),
-            )
-        ).first()
-
-
-def add_prediction(
-    session: Session,
-    pred: NewPrediction,
-    model_id: int,
-    *,
-    run_id: int | None = None,
-    raw_json: str | None = None,
-    source_path: str | None = None,
-) -> int:
-    """Insert a response row and its prediction side row; returns the response id."""
-    internal = pred.mode is None
-    response = ResponseRow(
-        item_id=pred.item_id,
-        target_model_id=model_id,
-        text=pred.rounds[0] if internal and pred.rounds else dumps(list(pred.rounds)),
-        run_id=run_id,
-        source=RESPONSE_SOURCE,
-        meta_json=dumps({"mode": pred.mode, "cot": pred.cot, "rounds": len(pred.rounds)}),
-    )
-    session.add(response)
-    session.flush()
-    assert response.id is not None
-    session.add(
-        CriticToolPredictionRow(
-            item_id=pred.item_id,
-            response_id=response.id,
-            target_model_id=model_id,
-            run_id=run_id,
-            mode=pred.mode or "",
-            cot=pred.cot,
-            rounds_json=dumps(list(pred.rounds)),
-            parsed_json=dumps(list(pred.parsed)),
-            raw_json=raw_json,
-            source_path=source_path,
-        )
-    )
-    session.flush()
-    return response.id

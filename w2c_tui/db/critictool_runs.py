@@ -7,7 +7,7 @@ from typing import Any, cast
 
 from sqlmodel import Session, col, select
 
-from w2c_tui.db.critictool import NewPrediction, add_prediction
+from w2c_tui.db.critictool_predictions import NewPrediction, add_prediction
 from w2c_tui.db.tables import CriticToolPredictionRow
 from w2c_tui.domain.critictool import ExternalMode
 from w2c_tui.domain.errors import W2CError
