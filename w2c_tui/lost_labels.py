@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -66,3 +66,27 @@ def write_lost_labels(labels: Sequence[LostLabel], why: str) -> Path | None:
             continue
         return path
     return None
+
+
+@dataclass
+class LostLog:
+    """What one session wrote to unsaved-labels logs: how many labels, the files, whether any
+    was lost without the annotator choosing it (the exit code says so), and whether the
+    terminal has been told."""
+
+    count: int = 0
+    logs: list[Path | None] = field(default_factory=list)
+    unasked: bool = False
+    told: bool = False
+
+    def write(self, labels: Sequence[LostLabel], why: str, *, unasked: bool = False) -> None:
+        """Write `labels` to a new log; `unasked`: the annotator did not choose to discard
+        them."""
+        self.count += len(labels)
+        self.logs.append(write_lost_labels(labels, why))
+        self.unasked = self.unasked or unasked
+
+    def message(self) -> str:
+        """One line for the terminal: how many labels were not saved and where they are."""
+        where = ", ".join(str(p) for p in self.logs if p) or "no log could be written"
+        return f"{self.count} label(s) were not saved; each is listed in {where}"

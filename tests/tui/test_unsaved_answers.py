@@ -108,7 +108,7 @@ async def test_discarded_critictool_answers_are_named_in_the_log(
             await until(pilot, lambda: screen.keeper.unsaved)
             await pilot.press("q", "d")  # discard and quit
             await until(pilot, lambda: app.return_code is not None)
-    assert app.lost_count == 1 and not app.lost_unasked
+    assert app.lost_log.count == 1 and not app.lost_log.unasked
     [log] = (tmp_path / "annotations" / "logs").glob("unsaved-labels-*.log")
     [line] = [line for line in log.read_text("utf-8").splitlines() if not line.startswith("#")]
     for part in ("annotator: ann", "dataset: ct", f"uuid: {sample}", "unit: critictool: response"):

@@ -140,7 +140,7 @@ async def test_save_and_wait_quits_once_the_label_is_saved(
         assert app.return_code is None  # still waiting for the database
         held.lock.close()
         await until(pilot, lambda: app.return_code is not None)
-    assert app.return_code == 0 and app.lost_count == 0
+    assert app.return_code == 0 and app.lost_log.count == 0
     assert labels_of(demo, "alice") == ["request_for_info"]
 
 
@@ -154,9 +154,9 @@ async def test_discard_quits_and_the_log_names_the_label(
         uuid = detail.item.uuid
         await pilot.press("q", "d")
         await until(pilot, lambda: app.return_code is not None)
-    assert app.return_code == 0 and app.lost_count == 1 and not app.lost_unasked
+    assert app.return_code == 0 and app.lost_log.count == 1 and not app.lost_log.unasked
     [log] = (tmp_path / "annotations" / "logs").glob("unsaved-labels-*.log")
-    assert app.lost_logs == [log]
+    assert app.lost_log.logs == [log]
     [line] = [line for line in log.read_text("utf-8").splitlines() if not line.startswith("#")]
     for part in ("annotator: alice", "dataset: demo", f"uuid: {uuid}", "label: request_for_info"):
         assert part in line, line
@@ -177,7 +177,7 @@ async def test_a_crash_with_an_unsaved_label_names_it_and_fails(
             await unsaved_label(app, pilot, wait_review, lock, db_url)
             app.call_later(lambda: 1 / 0)
             await pilot.pause()
-    assert app.return_code == 1 and app.lost_count == 1 and app.lost_unasked
+    assert app.return_code == 1 and app.lost_log.count == 1 and app.lost_log.unasked
     [log] = (tmp_path / "annotations" / "logs").glob("unsaved-labels-*.log")
     assert "label: request_for_info" in log.read_text("utf-8")
     err = "".join(capsys.readouterr().err.split())  # the terminal wraps the long line
@@ -191,7 +191,7 @@ async def test_an_exit_that_does_not_ask_still_logs_the_label_and_fails(
         app = held.app
         app.exit()  # not through q: e.g. a browser session closed under `w2c serve`
         await until(held.pilot, lambda: app.return_code is not None)
-    assert app.lost_count == 1 and app.lost_unasked and not app.lost_told
+    assert app.lost_log.count == 1 and app.lost_log.unasked and not app.lost_log.told
     [log] = (tmp_path / "annotations" / "logs").glob("unsaved-labels-*.log")
     assert "annotator: alice" in log.read_text("utf-8")
 

@@ -113,8 +113,8 @@ def run_tui(
         app.run()
     finally:
         svc.close()
-    if app.lost_count and not app.lost_told:
-        typer.echo(app.lost_message(), err=True)
-    code = app.return_code or (1 if app.lost_unasked else 0)  # a label lost unasked: not ok
+    if app.lost_log.count and not app.lost_log.told:
+        typer.echo(app.lost_log.message(), err=True)
+    code = app.return_code or (1 if app.lost_log.unasked else 0)  # a label lost unasked: not ok
     if code:
         raise typer.Exit(code)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import gc
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import work
@@ -14,6 +13,7 @@ from textual.filter import LineFilter
 from textual.worker import Worker, WorkerState
 
 from w2c_tui.config import Settings, save_annotator
+from w2c_tui.lost_labels import LostLog
 from w2c_tui.tui.bindings import APP_BINDINGS
 from w2c_tui.tui.screens.dialogs import AnnotatorDialog
 from w2c_tui.tui.screens.review import ReviewScreen
@@ -70,11 +70,8 @@ class W2CApp(App[None]):
         self.dataset = dataset
         self.settings = settings or Settings()
         self.remember_annotator = remember_annotator
-        self.lost_logs: list[Path | None] = []
+        self.lost_log = LostLog()
         """Unsaved-labels logs written in this session (None: one could not be written)."""
-        self.lost_count = 0
-        self.lost_unasked = False
-        self.lost_told = False
         """Whether the terminal has been told about the unsaved labels (else `w2c` tells)."""
 
     def get_line_filters(self) -> Sequence[LineFilter]:
@@ -216,9 +213,9 @@ class W2CApp(App[None]):
         self.bell()
         lost = self._take_unsaved()
         if lost:  # Textual prints the first renderable only: one text, both lines
-            self.lost(lost, "it crashed", unasked=True)
-            message += "\n" + self.lost_message()
-            self.lost_told = True
+            self.lost_log.write(lost, "it crashed", unasked=True)
+            message += "\n" + self.lost_log.message()
+            self.lost_log.told = True
         self._exit_renderables.append(Text(message, style="bold red"))
         self._close_messages_no_wait()
 
@@ -237,20 +234,6 @@ class W2CApp(App[None]):
             lost += keeper.lost()
             keeper.drop()
         return lost
-
-    def lost(self, labels: Sequence[LostLabel], why: str, *, unasked: bool = False) -> None:
-        """Write labels the database never took to the unsaved-labels log (w2c_tui/lost_labels);
-        `unasked`: the annotator did not choose to discard them (the exit code says so)."""
-        from w2c_tui.lost_labels import write_lost_labels
-
-        self.lost_count += len(labels)
-        self.lost_logs.append(write_lost_labels(labels, why))
-        self.lost_unasked = self.lost_unasked or unasked
-
-    def lost_message(self) -> str:
-        """One line for the terminal: how many labels were not saved and where they are."""
-        where = ", ".join(str(p) for p in self.lost_logs if p) or "no log could be written"
-        return f"{self.lost_count} label(s) were not saved; each is listed in {where}"
 
     def _ask_before_quitting(self) -> bool:
         """With a label not saved, ask (save and wait / discard / stay); False when nothing is
@@ -284,9 +267,9 @@ class W2CApp(App[None]):
             if not lost:
                 self.exit(message="Your label was saved before it could be discarded.")
                 return
-            self.lost(lost, "the annotator discarded it to quit")
-            self.lost_told = True
-            self.exit(message=self.lost_message())
+            self.lost_log.write(lost, "the annotator discarded it to quit")
+            self.lost_log.told = True
+            self.exit(message=self.lost_log.message())
 
     async def action_quit(self) -> None:
         """Quit (q, ctrl+q); with a label not saved yet, ask first."""

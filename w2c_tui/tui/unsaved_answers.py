@@ -19,7 +19,7 @@ from typing import Protocol, runtime_checkable
 from textual.screen import Screen
 
 from w2c_tui.domain.errors import WriteError
-from w2c_tui.lost_labels import LostLabel
+from w2c_tui.lost_labels import LostLabel, LostLog
 from w2c_tui.tui.screens.review_retry import (
     RETRY_FIRST_S,
     RETRY_MAX_S,
@@ -66,9 +66,9 @@ def log_unsaved(app: object, keeper: KeepsUnsaved, why: str) -> None:
     an exit): take them off `keeper` and write them to the app's unsaved-labels log."""
     lost = keeper.lost()
     keeper.drop()
-    forget = getattr(app, "lost", None)
-    if lost and callable(forget):
-        forget(lost, why, unasked=True)
+    log = getattr(app, "lost_log", None)
+    if lost and isinstance(log, LostLog):
+        log.write(lost, why, unasked=True)
 
 
 @dataclass
