@@ -90,7 +90,7 @@ class ReviewScreen(Screen[None]):
         self.query_one(ItemsList).focus()
         self.set_interval(RETRY_TICK_S, self.keeper.tick)
         self.set_interval(PLACE_EVERY_S, self._keep_place)
-        self.call_after_refresh(self.dialogs.offer_guidelines)
+        self.call_after_refresh(self.dialogs.guidelines.offer)
 
     def tell(self, notice: Notice | None) -> None:
         """Show a notice; text from data is shown literally (never parsed as markup)."""
@@ -296,7 +296,7 @@ class ReviewScreen(Screen[None]):
 
     def action_guidelines(self) -> None:
         """Show or hide the dataset's labelling guidelines."""
-        self.dialogs.guidelines()
+        self.dialogs.guidelines.toggle()
 
     def action_help(self) -> None:
         """Show every key."""

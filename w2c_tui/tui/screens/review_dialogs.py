@@ -27,8 +27,7 @@ from w2c_tui.tui.screens.dialogs import (
     JumpDialog,
     NoteDialog,
 )
-from w2c_tui.tui.widgets.guidelines import GuidelinesPanel
-from w2c_tui.tui.widgets.items_list import ItemsList
+from w2c_tui.tui.screens.review_guidelines import ReviewGuidelines
 
 
 class ReviewDialogs:
@@ -56,6 +55,7 @@ class ReviewDialogs:
         """The last spot check's settings (a SpotSettings), offered again next time."""
         self.agreement_views: dict[str, AgreementView] = {}
         """Where the dashboard was left, per dataset (coming back returns there)."""
+        self.guidelines = ReviewGuidelines(screen, state)
 
     @property
     def app(self) -> App[Any]:
@@ -162,7 +162,7 @@ class ReviewDialogs:
         def switch(name: str | None) -> None:
             if name:
                 self.act(self.state.switch_annotator(name))
-                self.offer_guidelines()
+                self.guidelines.offer()
 
         self.app.push_screen(AnnotatorSwitchDialog(names, self.state.annotator), switch)
 
@@ -175,7 +175,7 @@ class ReviewDialogs:
                 self.app.open_critictool(name)  # type: ignore[attr-defined]
             elif name:
                 self.act(self.state.switch_dataset(name))
-                self.offer_guidelines()
+                self.guidelines.offer()
 
         screen = DatasetsScreen(self.services, self.state.dataset, self.state.annotator)
         self.app.push_screen(screen, switch)
@@ -278,45 +278,6 @@ class ReviewDialogs:
             SpotCheckDialog(self.services, state.dataset, state.detail.item.id, settings, own),
             keep,
         )
-
-    def guidelines(self) -> None:
-        """Show or hide the dataset's labelling guidelines beside the item."""
-        panel = self.screen.query_one(GuidelinesPanel)
-        if panel.display:
-            self._show_guidelines(False)
-            return
-        guideline = self.services.guidelines.latest(self.state.dataset)
-        if guideline is None:
-            self.screen.notify(
-                f"No guidelines for {self.state.dataset} yet: "
-                f"`w2c guidelines set {self.state.dataset} FILE.md` adds them.",
-                severity="warning",
-                markup=False,
-            )
-            return
-        panel.show(guideline)
-        self._show_guidelines(True)
-        self.services.guidelines.mark_seen(self.state.annotator, guideline.id)
-
-    def offer_guidelines(self) -> None:
-        """Open the guidelines once on an annotator's first visit (and once per new version)."""
-        guideline = self.services.guidelines.unseen(self.state.dataset, self.state.annotator)
-        if guideline is None:
-            return
-        self.screen.query_one(GuidelinesPanel).show(guideline)
-        self._show_guidelines(True)
-        self.services.guidelines.mark_seen(self.state.annotator, guideline.id)
-        self.screen.notify(
-            f"Labelling guidelines for {guideline.dataset}, version {guideline.version}. "
-            "G hides them and shows them again.",
-            title="Guidelines",
-            timeout=6,
-            markup=False,
-        )
-
-    def _show_guidelines(self, on: bool) -> None:
-        self.screen.query_one(GuidelinesPanel).display = on
-        self.screen.query_one(ItemsList).display = not on
 
     def help(self) -> None:
         """Show every key."""
