@@ -65,7 +65,8 @@ def run(url: str, processes: int, labels: int) -> dict[str, object]:
             duplicates = connection.execute(
                 text(
                     "SELECT COUNT(*) FROM (SELECT rater_id, item_id, COALESCE(response_id, 0) "
-                    "FROM verdict WHERE is_current GROUP BY rater_id, item_id, "
+                    "FROM label WHERE is_current AND question = 'behaviour' "
+                    "AND schema_name LIKE 'when2call-%' GROUP BY rater_id, item_id, "
                     "COALESCE(target_model_id, 0), COALESCE(response_id, 0) "
                     "HAVING COUNT(*) > 1) d"
                 )

@@ -16,6 +16,8 @@ from sqlalchemy.pool import NullPool
 from w2c_tui.db.engine import make_engine
 
 PG_ENV = "W2C_TEST_PG_URL"
+WHEN2CALL = "question = 'behaviour' AND schema_name IN ('when2call-item-qa', 'when2call-behaviour')"
+"""SQL: the rows of `label` that are When2Call labels (w2c_tui.db.when2call_labels)."""
 REQUIRE_ENV = "W2C_TEST_REQUIRE_ALL"
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dbfixtures import WHEN2CALL
 from sqlalchemy import text
 
 from w2c_tui.domain.errors import WriteError
@@ -114,8 +115,9 @@ class LoadResult:
 def duplicates(svc: Services) -> int:
     """Units with more than one current verdict (the unique index should make this 0)."""
     query = text(
-        "SELECT COUNT(*) FROM (SELECT 1 FROM verdict WHERE is_current GROUP BY rater_id, item_id,"
-        " COALESCE(target_model_id, 0), COALESCE(response_id, 0) HAVING COUNT(*) > 1) AS d"
+        f"SELECT COUNT(*) FROM (SELECT 1 FROM label WHERE is_current AND {WHEN2CALL} GROUP BY "
+        "rater_id, item_id, COALESCE(target_model_id, 0), COALESCE(response_id, 0) "
+        "HAVING COUNT(*) > 1) AS d"
     )
     with svc.store.engine.connect() as connection:
         return int(connection.execute(query).scalar_one())

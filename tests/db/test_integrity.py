@@ -7,6 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from dbfixtures import WHEN2CALL
 from processes import run_together
 from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
@@ -32,8 +33,8 @@ def _current_counts(svc: Services) -> Counter[tuple[int, int, int | None, int | 
     with svc.store.engine.connect() as connection:
         rows = connection.execute(
             text(
-                "SELECT rater_id, item_id, target_model_id, response_id FROM verdict "
-                "WHERE is_current"
+                "SELECT rater_id, item_id, target_model_id, response_id FROM label "
+                f"WHERE is_current AND {WHEN2CALL}"
             )
         ).all()
     return Counter((r[0], r[1], r[2], r[3]) for r in rows)
@@ -50,7 +51,9 @@ def test_eight_processes_labelling_the_same_units(demo: Services, db_url: str) -
     with demo.store.engine.connect() as connection:
         stored = {
             row[0]: row[1]
-            for row in connection.execute(text("SELECT id, label FROM verdict")).all()
+            for row in connection.execute(
+                text(f"SELECT id, value FROM label WHERE {WHEN2CALL}")
+            ).all()
         }
     for verdict_id, _item, _response, label in acked:
         assert stored.get(verdict_id) == label  # every acknowledged label is in the database
@@ -72,10 +75,11 @@ def test_the_database_refuses_a_second_current_verdict(demo: Services) -> None:
     with pytest.raises(IntegrityError), demo.store.engine.begin() as connection:
         connection.execute(
             text(
-                "INSERT INTO verdict (rater_id, item_id, target_model_id, response_id, label, "
-                "status, scores_json, is_current, created_at) SELECT rater_id, item_id, "
-                "target_model_id, response_id, 'tool_call', 'ok', '{}', is_current, created_at "
-                "FROM verdict WHERE is_current AND response_id = :r AND source = 'tui'"
+                "INSERT INTO label (rater_id, item_id, target_model_id, response_id, schema_name, "
+                "question, value, status, scores_json, is_current, created_at) SELECT rater_id, "
+                "item_id, target_model_id, response_id, schema_name, question, 'tool_call', 'ok', "
+                "'{}', is_current, created_at FROM label WHERE is_current AND response_id = :r "
+                "AND source = 'tui'"
             ),
             {"r": response},
         )
@@ -117,7 +121,9 @@ def test_migration_repairs_duplicate_current_verdicts(tmp_path: Path) -> None:
     services = open_services(url)
     try:
         with services.store.engine.connect() as connection:
-            rows = connection.execute(text("SELECT id, is_current FROM verdict ORDER BY id")).all()
+            rows = connection.execute(
+                text(f"SELECT id, is_current FROM label WHERE {WHEN2CALL} ORDER BY id")
+            ).all()
         assert [tuple(r) for r in rows] == [(1, 0), (2, 0), (3, 1)]  # history kept, newest current
         [record] = services.labels.export()
         assert record.label is not None and record.label.value == "cannot_answer"

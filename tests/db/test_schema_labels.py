@@ -81,7 +81,7 @@ def test_the_database_keeps_one_current_answer(demo: Services, tmp_path: Path) -
     demo.schemas.add(write_schema(tmp_path))
     _, units = _units(demo)
     demo.schemas.label("ann", "bar", units[0], {"ok": "yes"})
-    [(rater_id,)] = query(demo.url, "SELECT rater_id FROM label")
+    [(rater_id,)] = query(demo.url, "SELECT rater_id FROM label WHERE schema_name = 'bar'")
     with Session(demo.store.engine) as session, pytest.raises(IntegrityError):
         session.add(
             LabelRow(
@@ -112,7 +112,7 @@ def test_item_units_share_the_index_with_a_null_response(demo: Services, tmp_pat
     unit = demo.schemas.unit_refs("item-check", dataset)[0].unit
     assert unit.response_id is None
     demo.schemas.label("ann", "item-check", unit, {"clear": "yes"})
-    [(rater_id,)] = query(demo.url, "SELECT rater_id FROM label")
+    [(rater_id,)] = query(demo.url, "SELECT rater_id FROM label WHERE schema_name = 'item-check'")
     with Session(demo.store.engine) as session, pytest.raises(IntegrityError):
         session.add(
             LabelRow(
@@ -126,12 +126,13 @@ def test_item_units_share_the_index_with_a_null_response(demo: Services, tmp_pat
         session.commit()
 
 
-def test_built_in_labels_stay_in_their_own_tables_for_now(demo: Services) -> None:
+def test_when2call_labels_are_written_by_the_review_path_only(demo: Services) -> None:
     dataset = demo.datasets.all()[0].name
     unit = demo.schemas.unit_refs("when2call-item-qa", dataset)[0].unit
+    before = query(demo.url, "SELECT count(*) FROM label")
     with pytest.raises(InputError, match="built-in schema"):
         demo.schemas.label("ann", "when2call-item-qa", unit, {"behaviour": "direct"})
-    assert query(demo.url, "SELECT count(*) FROM label") == [(0,)]
+    assert query(demo.url, "SELECT count(*) FROM label") == before
 
 
 def test_an_import_is_whole_or_nothing(demo: Services, tmp_path: Path) -> None:
@@ -148,7 +149,7 @@ def test_an_import_is_whole_or_nothing(demo: Services, tmp_path: Path) -> None:
         )
     assert str(caught.value).startswith("f.csv:3: field 'item': no item 'no-such-uuid'")
     assert "line 4 field 'response'" in str(caught.value)
-    assert query(demo.url, "SELECT count(*) FROM label") == [(0,)]
+    assert query(demo.url, "SELECT count(*) FROM label WHERE schema_name = 'bar'") == [(0,)]
     report = demo.store.schema_imports.import_lines("f.csv", schema, dataset, [good])
     assert (report.new, report.replaced, report.unchanged) == (1, 0, 0)
     again = demo.store.schema_imports.import_lines("f.csv", schema, dataset, [good])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dbfixtures import query
+from dbfixtures import WHEN2CALL, query
 
 from w2c_tui.domain.labels import Label, RaterKind, VerdictStatus
 from w2c_tui.domain.models import ItemDetail
@@ -24,8 +24,9 @@ def verdict_rows(services: Services) -> list[tuple[object, ...]]:
         (*row[:3], bool(row[3]), row[4])
         for row in query(
             services.url,
-            "SELECT v.id, v.label, v.status, v.is_current, v.supersedes_id FROM verdict v "
-            "JOIN rater r ON r.id = v.rater_id WHERE r.kind = 'human' ORDER BY v.id",
+            "SELECT v.id, v.value, v.status, v.is_current, v.supersedes_id FROM label v "
+            f"JOIN rater r ON r.id = v.rater_id WHERE r.kind = 'human' AND {WHEN2CALL} "
+            "ORDER BY v.id",
         )
     ]
 

@@ -15,12 +15,13 @@ from w2c_tui.db.tables import (
     AssignmentPlanRow,
     AssignmentRow,
     ItemRow,
+    LabelRow,
     RaterRow,
     TargetModelRow,
-    VerdictRow,
     utcnow,
 )
 from w2c_tui.db.units import Candidate, dataset_units, unit_key
+from w2c_tui.db.when2call_labels import when2call
 from w2c_tui.db.writes import retry_write, write_session
 from w2c_tui.domain.blind import BlindPolicy, PlanBlind
 from w2c_tui.domain.labels import Label, RaterKind, VerdictStatus
@@ -142,11 +143,12 @@ class AssignmentStore:
         with Session(self.engine) as session:
             ds = dataset_row(session, dataset)
             mine = and_(
-                col(VerdictRow.rater_id) == col(AssignmentRow.rater_id),
-                col(VerdictRow.item_id) == col(AssignmentRow.item_id),
-                col(VerdictRow.is_current).is_(True),
-                col(VerdictRow.status) == VerdictStatus.OK.value,
-                func.coalesce(col(VerdictRow.response_id), 0)
+                when2call(),
+                col(LabelRow.rater_id) == col(AssignmentRow.rater_id),
+                col(LabelRow.item_id) == col(AssignmentRow.item_id),
+                col(LabelRow.is_current).is_(True),
+                col(LabelRow.status) == VerdictStatus.OK.value,
+                func.coalesce(col(LabelRow.response_id), 0)
                 == func.coalesce(col(AssignmentRow.response_id), 0),
             )
             query = (
@@ -156,7 +158,7 @@ class AssignmentStore:
                     col(ItemRow.uuid),
                     col(TargetModelRow.name),
                     col(AssignmentRow.response_id),
-                    col(VerdictRow.label),
+                    col(LabelRow.value),
                 )
                 .select_from(AssignmentRow)
                 .join(AssignmentPlanRow, col(AssignmentPlanRow.id) == col(AssignmentRow.plan_id))
@@ -165,7 +167,7 @@ class AssignmentStore:
                 .outerjoin(
                     TargetModelRow, col(TargetModelRow.id) == col(AssignmentRow.target_model_id)
                 )
-                .outerjoin(VerdictRow, mine)
+                .outerjoin(LabelRow, mine)
                 .where(col(AssignmentPlanRow.dataset_id) == ds.id)
                 .order_by(
                     col(RaterRow.name),
@@ -271,11 +273,12 @@ class AssignmentStore:
         with Session(self.engine) as session:
             ds = dataset_row(session, dataset)
             done_label = exists().where(
-                col(VerdictRow.rater_id) == col(AssignmentRow.rater_id),
-                col(VerdictRow.item_id) == col(AssignmentRow.item_id),
-                col(VerdictRow.is_current).is_(True),
-                col(VerdictRow.status) == VerdictStatus.OK.value,
-                func.coalesce(col(VerdictRow.response_id), 0)
+                when2call(),
+                col(LabelRow.rater_id) == col(AssignmentRow.rater_id),
+                col(LabelRow.item_id) == col(AssignmentRow.item_id),
+                col(LabelRow.is_current).is_(True),
+                col(LabelRow.status) == VerdictStatus.OK.value,
+                func.coalesce(col(LabelRow.response_id), 0)
                 == func.coalesce(col(AssignmentRow.response_id), 0),
             )
             total, done = session.execute(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from w2c_tui.db.tables import ItemRow, RaterRow, VerdictRow
+from w2c_tui.db.tables import ItemRow, LabelRow, RaterRow
 from w2c_tui.domain.labels import ItemKind, Label, RaterKind, VerdictStatus
 from w2c_tui.domain.models import Item, Rater, Tool, Verdict
 
@@ -49,8 +49,8 @@ def to_rater(row: RaterRow) -> Rater:
     return Rater(id=row.id, kind=RaterKind(row.kind), name=row.name, config=loads(row.config_json))
 
 
-def to_verdict(row: VerdictRow, rater: Rater, target_model: str | None) -> Verdict:
-    """A verdict row as a domain Verdict."""
+def to_verdict(row: LabelRow, rater: Rater, target_model: str | None) -> Verdict:
+    """A When2Call label row as a domain Verdict."""
     assert row.id is not None
     return Verdict(
         id=row.id,
@@ -58,10 +58,10 @@ def to_verdict(row: VerdictRow, rater: Rater, target_model: str | None) -> Verdi
         item_id=row.item_id,
         target_model=target_model,
         response_id=row.response_id,
-        label=Label(row.label) if row.label else None,
-        status=VerdictStatus(row.status),
+        label=Label(row.value) if row.value else None,
+        status=VerdictStatus(row.status or VerdictStatus.OK.value),
         raw=row.raw,
-        scores=loads(row.scores_json),
+        scores=loads(row.scores_json or "{}"),
         created_at=row.created_at,
         supersedes_id=row.supersedes_id,
         run_id=row.run_id,

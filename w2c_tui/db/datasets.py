@@ -1,5 +1,5 @@
-"""Dataset listing with item, response and label counts (human labels: current When2Call
-verdicts and CriticTool labels of people)."""
+"""Dataset listing with item, response and label counts (human labels: the units people
+labelled in the label store, When2Call's and every other schema's)."""
 
 from __future__ import annotations
 
@@ -14,38 +14,22 @@ from w2c_tui.db.tables import (
     RaterRow,
     ResponseRow,
     TargetModelRow,
-    VerdictRow,
 )
-from w2c_tui.domain.labels import RaterKind, VerdictStatus
+from w2c_tui.domain.labels import RaterKind
 from w2c_tui.domain.models import Dataset
 
 
-def _human_verdicts(session: Session) -> dict[int, int]:
-    """Dataset id → people's current verdicts."""
-    query = (
-        select(ItemRow.dataset_id, func.count())
-        .join(VerdictRow, col(VerdictRow.item_id) == col(ItemRow.id))
-        .join(RaterRow, col(RaterRow.id) == col(VerdictRow.rater_id))
-        .where(
-            col(RaterRow.kind) == RaterKind.HUMAN.value,
-            col(VerdictRow.is_current).is_(True),
-            col(VerdictRow.status) == VerdictStatus.OK.value,
-        )
-        .group_by(col(ItemRow.dataset_id))
-    )
-    return {int(d): int(n) for d, n in session.exec(query).all()}
-
-
 def _human_schema_labels(session: Session) -> dict[int, int]:
-    """Dataset id → units people labelled in the label store (any schema, CriticTool's
-    included): one per person, schema and unit with a current answer (withdrawn ones are no
-    label)."""
+    """Dataset id → units people labelled in the label store (any schema, When2Call's and
+    CriticTool's included): one per person, schema and unit with a current answer (withdrawn
+    ones are no label)."""
     units = (
         sa_select(
             col(ItemRow.dataset_id),
             col(LabelRow.schema_name),
             col(LabelRow.rater_id),
             col(LabelRow.item_id),
+            col(LabelRow.target_model_id),
             col(LabelRow.response_id),
         )
         .join(LabelRow, col(LabelRow.item_id) == col(ItemRow.id))
@@ -83,9 +67,7 @@ class DatasetQueries:
                     .group_by(col(ItemRow.dataset_id))
                 ).all()
             )
-            labels = _human_verdicts(session)
-            for dataset_id, count in _human_schema_labels(session).items():
-                labels[dataset_id] = labels.get(dataset_id, 0) + count
+            labels = _human_schema_labels(session)
             rows = session.exec(select(DatasetRow).order_by(col(DatasetRow.name))).all()
             out = []
             for row in rows:

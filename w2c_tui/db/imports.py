@@ -24,11 +24,12 @@ from w2c_tui.db.tables import (
     DatasetRow,
     ImportLogRow,
     ItemRow,
+    LabelRow,
     RaterRow,
     ResponseRow,
     TargetModelRow,
-    VerdictRow,
 )
+from w2c_tui.db.when2call_labels import when2call_row
 from w2c_tui.domain.errors import StrictImportError
 from w2c_tui.domain.labels import VerdictStatus
 from w2c_tui.domain.records import (
@@ -209,10 +210,10 @@ class ImportWriter:
                 current.is_current = False
                 session.add(current)
             session.add(
-                VerdictRow(
+                when2call_row(
                     rater_id=rater.id,
                     item_id=item_id,
-                    target_model_id=model_id,
+                    model_id=model_id,
                     response_id=response_id,
                     label=record.label.value if record.label else None,
                     status=record.status.value,
@@ -245,9 +246,9 @@ def _rater(session: Session, spec: RaterSpec) -> RaterRow:
     return cache[key]
 
 
-def _same(row: VerdictRow, record: VerdictRecord) -> bool:
+def _same(row: LabelRow, record: VerdictRecord) -> bool:
     return (
-        row.label == (record.label.value if record.label else None)
+        row.value == (record.label.value if record.label else None)
         and row.status == record.status.value
         and row.raw == record.raw
         and json.loads(row.scores_json or "{}") == record.scores

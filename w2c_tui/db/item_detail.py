@@ -13,12 +13,13 @@ from w2c_tui.db.tables import (
     AssignmentRow,
     DatasetRow,
     ItemRow,
+    LabelRow,
     NoteRow,
     QAFlagRow,
     RaterRow,
     ResponseRow,
-    VerdictRow,
 )
+from w2c_tui.db.when2call_labels import when2call
 from w2c_tui.domain.errors import NotFoundError
 from w2c_tui.domain.labels import VerdictStatus
 from w2c_tui.domain.models import ItemDetail, ItemQA, ModelPanel, Rater, Response, Verdict
@@ -42,9 +43,13 @@ class ItemDetails:
             models = target_model_names(session)
             raters: dict[int, Rater] = {}
             verdict_rows = session.exec(
-                select(VerdictRow)
-                .where(col(VerdictRow.item_id) == item_id, col(VerdictRow.is_current).is_(True))
-                .order_by(col(VerdictRow.id))
+                select(LabelRow)
+                .where(
+                    col(LabelRow.item_id) == item_id,
+                    col(LabelRow.is_current).is_(True),
+                    when2call(),
+                )
+                .order_by(col(LabelRow.id))
             ).all()
             for rid in {v.rater_id for v in verdict_rows} - raters.keys():
                 rater = session.get(RaterRow, rid)

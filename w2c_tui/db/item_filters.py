@@ -22,11 +22,12 @@ from w2c_tui.db.tables import (
     AssignmentPlanRow,
     AssignmentRow,
     ItemRow,
+    LabelRow,
     QAFlagRow,
     RaterRow,
     ResponseRow,
-    VerdictRow,
 )
+from w2c_tui.db.when2call_labels import when2call
 from w2c_tui.domain.labels import RaterKind, VerdictStatus
 from w2c_tui.domain.qa import ANY_FLAG
 from w2c_tui.domain.review import ItemFilter, ListOrder, ReviewMode, ToolCount
@@ -53,11 +54,12 @@ class ListSpec:
 
 
 def human_current(rater_id: int | None) -> Any:
-    """Condition on VerdictRow: a current, ok verdict by this annotator."""
+    """Condition on LabelRow: a current When2Call label (not withdrawn) by this annotator."""
     return and_(
-        col(VerdictRow.rater_id) == (rater_id if rater_id is not None else -1),
-        col(VerdictRow.is_current).is_(True),
-        col(VerdictRow.status) == VerdictStatus.OK.value,
+        when2call(),
+        col(LabelRow.rater_id) == (rater_id if rater_id is not None else -1),
+        col(LabelRow.is_current).is_(True),
+        col(LabelRow.status) == VerdictStatus.OK.value,
     )
 
 
@@ -79,43 +81,43 @@ def labelled_condition(spec: ListSpec) -> Any:
     mine = human_current(spec.rater_id)
     if spec.mode is ReviewMode.ITEM_QA:
         return exists().where(
-            col(VerdictRow.item_id) == col(ItemRow.id),
-            col(VerdictRow.target_model_id).is_(None),
+            col(LabelRow.item_id) == col(ItemRow.id),
+            col(LabelRow.target_model_id).is_(None),
             mine,
         )
     if spec.flt.queue:
         open_unit = _assigned(
             spec,
-            not_(
-                exists().where(col(VerdictRow.response_id) == col(AssignmentRow.response_id), mine)
-            ),
+            not_(exists().where(col(LabelRow.response_id) == col(AssignmentRow.response_id), mine)),
         )
         return not_(open_unit)
     unlabelled_response = exists().where(
         col(ResponseRow.item_id) == col(ItemRow.id),
-        not_(exists().where(col(VerdictRow.response_id) == col(ResponseRow.id), mine)),
+        not_(exists().where(col(LabelRow.response_id) == col(ResponseRow.id), mine)),
     )
     return not_(unlabelled_response)
 
 
 def disagreement_condition() -> Any:
     """Some human and some judge read one response differently."""
-    human = aliased(VerdictRow)
-    judge = aliased(VerdictRow)
+    human = aliased(LabelRow)
+    judge = aliased(LabelRow)
     human_rater = aliased(RaterRow)
     judge_rater = aliased(RaterRow)
     return exists().where(
         col(human.item_id) == col(ItemRow.id),
+        when2call(human),
         col(human.is_current).is_(True),
         col(human.status) == VerdictStatus.OK.value,
         col(human_rater.id) == col(human.rater_id),
         col(human_rater.kind) == RaterKind.HUMAN.value,
         col(judge.response_id) == col(human.response_id),
+        when2call(judge),
         col(judge.is_current).is_(True),
         col(judge.status) == VerdictStatus.OK.value,
         col(judge_rater.id) == col(judge.rater_id),
         col(judge_rater.kind) == RaterKind.JUDGE.value,
-        col(judge.label) != col(human.label),
+        col(judge.value) != col(human.value),
     )
 
 
@@ -166,8 +168,8 @@ def conditions(spec: ListSpec) -> list[Any]:
         if spec.mode is ReviewMode.RESPONSES:  # an item without responses is not finished
             out.append(
                 exists().where(
-                    col(VerdictRow.item_id) == col(ItemRow.id),
-                    col(VerdictRow.response_id).is_not(None),
+                    col(LabelRow.item_id) == col(ItemRow.id),
+                    col(LabelRow.response_id).is_not(None),
                     human_current(spec.rater_id),
                 )
             )

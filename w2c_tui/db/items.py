@@ -17,7 +17,7 @@ from w2c_tui.db.item_filters import order_key as list_key
 from w2c_tui.db.item_lines import line as _line
 from w2c_tui.db.item_lines import line_query as _line_query
 from w2c_tui.db.item_search import has_search_index
-from w2c_tui.db.tables import ItemRow, ResponseRow, VerdictRow
+from w2c_tui.db.tables import ItemRow, LabelRow, ResponseRow
 from w2c_tui.domain.errors import NotFoundError
 from w2c_tui.domain.models import Item, ItemDetail, Progress
 from w2c_tui.domain.models import ItemRow as ItemLine
@@ -243,7 +243,7 @@ class ItemQueries:
             counted: Any  # the verdict column whose distinct values count as labelled
             if mode is ReviewMode.ITEM_QA:  # items, labelled by item-level verdicts
                 total_query = select(func.count()).select_from(ItemRow).where(in_dataset)
-                counted, scope = col(VerdictRow.item_id), col(VerdictRow.target_model_id).is_(None)
+                counted, scope = col(LabelRow.item_id), col(LabelRow.target_model_id).is_(None)
             else:  # responses, labelled by verdicts on them
                 total_query = (
                     select(func.count())
@@ -252,13 +252,13 @@ class ItemQueries:
                     .where(in_dataset)
                 )
                 counted, scope = (
-                    col(VerdictRow.response_id),
-                    col(VerdictRow.response_id).is_not(None),
+                    col(LabelRow.response_id),
+                    col(LabelRow.response_id).is_not(None),
                 )
             total = session.exec(total_query).one()
             done = session.exec(
                 select(func.count(func.distinct(counted)))
-                .join(ItemRow, col(ItemRow.id) == col(VerdictRow.item_id))
+                .join(ItemRow, col(ItemRow.id) == col(LabelRow.item_id))
                 .where(in_dataset, scope, human_current(rater_id))
             ).one()
             return Progress(done=int(done), total=int(total))

@@ -15,12 +15,13 @@ from w2c_tui.db.tables import (
     DatasetRow,
     GuidelineRow,
     ItemRow,
+    LabelRow,
     NoteRow,
     QAFlagRow,
     RaterRow,
     ResponseRow,
-    VerdictRow,
 )
+from w2c_tui.db.when2call_labels import when2call
 from w2c_tui.domain.labels import Label, RaterKind, VerdictStatus
 from w2c_tui.domain.models import LabelRecord
 
@@ -31,7 +32,7 @@ def export_labels(engine: Engine, dataset: str | None = None) -> list[LabelRecor
         models = target_model_names(session)
         query = (
             sa_select(
-                VerdictRow,
+                LabelRow,
                 col(RaterRow.name),
                 col(ItemRow.uuid),
                 col(ItemRow.position),
@@ -40,17 +41,17 @@ def export_labels(engine: Engine, dataset: str | None = None) -> list[LabelRecor
                 col(ItemRow.question),
                 col(ResponseRow.text),
             )
-            .join(RaterRow, col(RaterRow.id) == col(VerdictRow.rater_id))
-            .outerjoin(ResponseRow, col(ResponseRow.id) == col(VerdictRow.response_id))
-            .join(ItemRow, col(ItemRow.id) == col(VerdictRow.item_id))
+            .join(RaterRow, col(RaterRow.id) == col(LabelRow.rater_id))
+            .outerjoin(ResponseRow, col(ResponseRow.id) == col(LabelRow.response_id))
+            .join(ItemRow, col(ItemRow.id) == col(LabelRow.item_id))
             .join(DatasetRow, col(DatasetRow.id) == col(ItemRow.dataset_id))
-            .where(col(RaterRow.kind) == RaterKind.HUMAN.value)
-            .order_by(col(DatasetRow.name), col(ItemRow.position), col(VerdictRow.id))
+            .where(col(RaterRow.kind) == RaterKind.HUMAN.value, when2call())
+            .order_by(col(DatasetRow.name), col(ItemRow.position), col(LabelRow.id))
         )
         if dataset is not None:
             query = query.where(col(DatasetRow.name) == dataset)
         rows = session.execute(query).all()
-        history: dict[tuple[int, int, int | None, int | None], list[VerdictRow]] = defaultdict(list)
+        history: dict[tuple[int, int, int | None, int | None], list[LabelRow]] = defaultdict(list)
         for verdict, *_ in rows:
             key = (
                 verdict.rater_id,
@@ -81,8 +82,8 @@ def export_labels(engine: Engine, dataset: str | None = None) -> list[LabelRecor
                     target_model=models.get(verdict.target_model_id)
                     if verdict.target_model_id
                     else None,
-                    label=Label(verdict.label) if verdict.label else None,
-                    status=VerdictStatus(verdict.status),
+                    label=Label(verdict.value) if verdict.value else None,
+                    status=VerdictStatus(verdict.status or VerdictStatus.OK.value),
                     flags=tuple(sorted(flags.get(qa_key, ()))) if item_level else (),
                     note=notes.get(qa_key, "") if item_level else "",
                     created_at=verdict.created_at,

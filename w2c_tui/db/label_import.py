@@ -132,7 +132,7 @@ class LabelImporter:
             rater_id = raters[row.annotator]
             if row.label is not None or row.withdrawn:
                 current = current_verdict(session, rater_id, item_id, model_id, response_id)
-                old = Label(current.label) if current is not None and current.label else None
+                old = Label(current.value) if current is not None and current.value else None
                 if old == row.label:
                     report.labels_unchanged += 1
                 elif old is not None and not report.replace:

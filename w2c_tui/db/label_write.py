@@ -1,8 +1,9 @@
 """One label written inside a caller's transaction: supersede the current row, insert the new.
 
-The unique partial index `uq_verdict_current` guarantees one current verdict per rater and
-unit. The previous row is retired with a conditional UPDATE; if another writer retired it (or
-made another row current) first, `Raced` or an IntegrityError tells the caller's retry loop to
+A When2Call label is a row of the one label store (`db.when2call_labels`); the store's unique
+partial index `uq_label_current` guarantees one current label per rater and unit. The previous
+row is retired with a conditional UPDATE; if another writer retired it (or made another row
+current) first, `Raced` or an IntegrityError tells the caller's retry loop to
 read again — nobody's label is lost and no duplicate can stay.
 """
 
@@ -13,7 +14,8 @@ from dataclasses import dataclass
 from sqlmodel import Session, col, select
 
 from w2c_tui.db.common import equal
-from w2c_tui.db.tables import GuidelineRow, VerdictRow
+from w2c_tui.db.tables import GuidelineRow, LabelRow
+from w2c_tui.db.when2call_labels import when2call, when2call_row
 from w2c_tui.db.writes import retire
 from w2c_tui.domain.labels import Label, VerdictStatus
 from w2c_tui.domain.models import LabelChange
@@ -38,15 +40,16 @@ class LabelWrite:
 
 def current_verdict(
     session: Session, rater_id: int, item_id: int, model_id: int | None, response_id: int | None
-) -> VerdictRow | None:
-    """The rater's current verdict on the unit."""
+) -> LabelRow | None:
+    """The rater's current When2Call label on the unit."""
     return session.exec(
-        select(VerdictRow).where(
-            col(VerdictRow.rater_id) == rater_id,
-            col(VerdictRow.item_id) == item_id,
-            col(VerdictRow.is_current).is_(True),
-            equal(VerdictRow.target_model_id, model_id),
-            equal(VerdictRow.response_id, response_id),
+        select(LabelRow).where(
+            when2call(),
+            col(LabelRow.rater_id) == rater_id,
+            col(LabelRow.item_id) == item_id,
+            col(LabelRow.is_current).is_(True),
+            equal(LabelRow.target_model_id, model_id),
+            equal(LabelRow.response_id, response_id),
         )
     ).first()
 
@@ -67,7 +70,7 @@ def write_label(session: Session, write: LabelWrite) -> LabelChange | None:
     current = current_verdict(
         session, write.rater_id, write.item_id, write.model_id, write.response_id
     )
-    previous = Label(current.label) if current is not None and current.label else None
+    previous = Label(current.value) if current is not None and current.value else None
     if current is None and write.label is None:
         return None
     if (
@@ -77,11 +80,11 @@ def write_label(session: Session, write: LabelWrite) -> LabelChange | None:
     ):
         return None
     if current is not None:
-        retire(session, VerdictRow, current.id)
-    row = VerdictRow(
+        retire(session, LabelRow, current.id)
+    row = when2call_row(
         rater_id=write.rater_id,
         item_id=write.item_id,
-        target_model_id=write.model_id,
+        model_id=write.model_id,
         response_id=write.response_id,
         label=write.label.value if write.label else None,
         status=(VerdictStatus.OK if write.label else VerdictStatus.MISSING).value,

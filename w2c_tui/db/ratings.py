@@ -1,4 +1,4 @@
-"""Every current verdict of a dataset in one pass, for agreement and metrics."""
+"""Every current When2Call label of a dataset in one pass, for agreement and metrics."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from sqlmodel import Session, col, select
 
 from w2c_tui.db.common import dataset_row, target_model_names
 from w2c_tui.db.convert import loads, to_rater
-from w2c_tui.db.tables import ItemRow, RaterRow, RunResultRow, VerdictRow
+from w2c_tui.db.tables import ItemRow, LabelRow, RaterRow, RunResultRow
+from w2c_tui.db.when2call_labels import when2call
 from w2c_tui.domain.labels import Label, VerdictStatus
 from w2c_tui.domain.models import ItemFacts, Rater, Rating
 
@@ -57,20 +58,24 @@ class RatingQueries:
             }
             rows = session.execute(
                 sa_select(
-                    col(VerdictRow.item_id),
+                    col(LabelRow.item_id),
                     col(ItemRow.uuid),
-                    col(VerdictRow.target_model_id),
-                    col(VerdictRow.response_id),
-                    col(VerdictRow.rater_id),
-                    col(VerdictRow.label),
-                    col(VerdictRow.status),
-                    col(VerdictRow.scores_json),
-                    col(VerdictRow.created_at),
-                    col(VerdictRow.run_id),
+                    col(LabelRow.target_model_id),
+                    col(LabelRow.response_id),
+                    col(LabelRow.rater_id),
+                    col(LabelRow.value),
+                    col(LabelRow.status),
+                    col(LabelRow.scores_json),
+                    col(LabelRow.created_at),
+                    col(LabelRow.run_id),
                 )
-                .join(ItemRow, col(ItemRow.id) == col(VerdictRow.item_id))
-                .where(col(ItemRow.dataset_id) == ds.id, col(VerdictRow.is_current).is_(True))
-                .order_by(col(ItemRow.position), col(VerdictRow.id))
+                .join(ItemRow, col(ItemRow.id) == col(LabelRow.item_id))
+                .where(
+                    col(ItemRow.dataset_id) == ds.id,
+                    col(LabelRow.is_current).is_(True),
+                    when2call(),
+                )
+                .order_by(col(ItemRow.position), col(LabelRow.id))
             ).all()
             repeats = self._repeats(session, ds.id)
             return [
@@ -81,7 +86,7 @@ class RatingQueries:
                     response_id=response_id,
                     rater=raters[rater_id],
                     label=Label(label) if label else None,
-                    status=VerdictStatus(status),
+                    status=VerdictStatus(status or VerdictStatus.OK.value),
                     scores=loads(scores),
                     created_at=created,
                     repeats=tuple(repeats.get((run_id, rater_id, item_id, response_id), ()))
@@ -111,14 +116,14 @@ class RatingQueries:
         rows = session.execute(
             sa_select(
                 col(RunResultRow.run_id),
-                col(VerdictRow.rater_id),
-                col(VerdictRow.item_id),
-                col(VerdictRow.response_id),
-                col(VerdictRow.label),
-                col(VerdictRow.status),
+                col(LabelRow.rater_id),
+                col(LabelRow.item_id),
+                col(LabelRow.response_id),
+                col(LabelRow.value),
+                col(LabelRow.status),
             )
-            .join(VerdictRow, col(VerdictRow.id) == col(RunResultRow.verdict_id))
-            .join(ItemRow, col(ItemRow.id) == col(VerdictRow.item_id))
+            .join(LabelRow, col(LabelRow.id) == col(RunResultRow.label_id))
+            .join(ItemRow, col(ItemRow.id) == col(LabelRow.item_id))
             .where(col(ItemRow.dataset_id) == dataset_id, col(RunResultRow.sample_index) > 0)
             .order_by(col(RunResultRow.run_id), col(RunResultRow.sample_index))
         ).all()

@@ -14,7 +14,8 @@ from w2c_tui.db.common import rater_row, target_model_row
 from w2c_tui.db.convert import dumps
 from w2c_tui.db.critictool_labels import critictool_judge_records
 from w2c_tui.db.critictool_runs import critictool_records
-from w2c_tui.db.tables import ResponseRow, RunResultRow, RunRow, VerdictRow, utcnow
+from w2c_tui.db.tables import LabelRow, ResponseRow, RunResultRow, RunRow, utcnow
+from w2c_tui.db.when2call_labels import QUESTION, schema_for, when2call
 from w2c_tui.db.writes import patiently, write_session
 from w2c_tui.domain.labels import Label, VerdictStatus
 from w2c_tui.domain.records import RaterSpec
@@ -129,7 +130,7 @@ class RunRecords:
                             "error": r.error,
                             "retries": int(r.meta.get("retries", 0)),
                             "response_id": links.get(id(r), (None, None))[0],
-                            "verdict_id": links.get(id(r), (None, None))[1],
+                            "label_id": links.get(id(r), (None, None))[1],
                             "created_at": utcnow(),
                         }
                         for r in fresh
@@ -194,8 +195,8 @@ class RunRecords:
     def _verdicts(
         session: Session, run_id: int, results: Sequence[TaskResult], ids: _Ids
     ) -> list[int]:
-        """Insert one verdict per result (sample 0 supersedes the rater's current verdict on
-        the same unit); their ids in order."""
+        """Insert one When2Call label per result (sample 0 supersedes the rater's current one
+        on the same unit); their ids in order."""
         rater_id = ids.rater(session)
         judged = [r.task.response_id for r in results if r.task.response_id is not None]
         owner: dict[int, int] = {}
@@ -221,14 +222,15 @@ class RunRecords:
         if firsts:
             for vid, item, model, response in session.exec(
                 select(
-                    VerdictRow.id,
-                    VerdictRow.item_id,
-                    VerdictRow.target_model_id,
-                    VerdictRow.response_id,
+                    LabelRow.id,
+                    LabelRow.item_id,
+                    LabelRow.target_model_id,
+                    LabelRow.response_id,
                 ).where(
-                    col(VerdictRow.rater_id) == rater_id,
-                    col(VerdictRow.is_current).is_(True),
-                    col(VerdictRow.item_id).in_(sorted({r.task.item_id for r in firsts})),
+                    when2call(),
+                    col(LabelRow.rater_id) == rater_id,
+                    col(LabelRow.is_current).is_(True),
+                    col(LabelRow.item_id).in_(sorted({r.task.item_id for r in firsts})),
                 )
             ).all():
                 current[(int(item), model, response)] = int(vid or 0)
@@ -236,7 +238,7 @@ class RunRecords:
             old = [vid for key, vid in current.items() if key in wanted]
             if old:
                 session.execute(
-                    update(VerdictRow).where(col(VerdictRow.id).in_(old)).values(is_current=False)
+                    update(LabelRow).where(col(LabelRow.id).in_(old)).values(is_current=False)
                 )
         rows = []
         for r in results:
@@ -250,7 +252,9 @@ class RunRecords:
                     "item_id": item,
                     "target_model_id": model,
                     "response_id": response,
-                    "label": r.label.value if isinstance(r.label, Label) else None,
+                    "schema_name": schema_for(model, response),
+                    "question": QUESTION,
+                    "value": r.label.value if isinstance(r.label, Label) else None,
                     "status": (r.status or VerdictStatus.OK).value,
                     "raw": r.raw,
                     "scores_json": dumps(scores),
@@ -264,6 +268,6 @@ class RunRecords:
                 }
             )
         made = session.execute(
-            insert(VerdictRow).returning(col(VerdictRow.id), sort_by_parameter_order=True), rows
+            insert(LabelRow).returning(col(LabelRow.id), sort_by_parameter_order=True), rows
         )
         return [int(i) for i in made.scalars().all()]

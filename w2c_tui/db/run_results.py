@@ -1,5 +1,5 @@
 """Reading a run's results back, one row per task (`w2c verdicts export --run ID`): the
-verdict, response or CriticTool judge's answers each task produced."""
+When2Call label, response or CriticTool judge's answers each task produced."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
-from w2c_tui.db.tables import ItemRow, LabelRow, ResponseRow, RunResultRow, VerdictRow
+from w2c_tui.db.tables import ItemRow, LabelRow, ResponseRow, RunResultRow
 from w2c_tui.domain.runs import RunResult
 from w2c_tui.domain.schema_builtins import CRITICTOOL
 
@@ -56,9 +56,9 @@ class RunResults:
             out = []
             for row in rows:
                 item = session.get(ItemRow, row.item_id)
-                verdict = session.get(VerdictRow, row.verdict_id) if row.verdict_id else None
+                verdict = session.get(LabelRow, row.label_id) if row.label_id else None
                 response = session.get(ResponseRow, row.response_id) if row.response_id else None
-                scores = json.loads(verdict.scores_json) if verdict else {}
+                scores = json.loads(verdict.scores_json or "{}") if verdict else {}
                 critic = answers.get((row.item_id, row.response_id))
                 critic = critic if row.status == "ok" else None
                 lls = scores.get("loglikelihoods")
@@ -67,10 +67,10 @@ class RunResults:
                         uuid=item.uuid if item else None,
                         position=item.position if item else None,
                         sample_index=row.sample_index,
-                        status=(verdict.status if verdict else "ok")
+                        status=((verdict.status or "ok") if verdict else "ok")
                         if row.status == "ok"
                         else "error",
-                        label=verdict.label if verdict else None,
+                        label=verdict.value if verdict else None,
                         raw=critic.raw if critic else verdict.raw if verdict else None,
                         response=response.text if response else None,
                         error=row.error,

@@ -10,7 +10,8 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from w2c_tui.db.common import dataset_row, rater_row, target_model_names
-from w2c_tui.db.tables import InviteRow, ItemRow, RaterRow, TeamMemberRow, VerdictRow, utcnow
+from w2c_tui.db.tables import InviteRow, ItemRow, LabelRow, RaterRow, TeamMemberRow, utcnow
+from w2c_tui.db.when2call_labels import when2call
 from w2c_tui.db.writes import retry_write, write_session
 from w2c_tui.domain.labels import Label, RaterKind, VerdictStatus
 from w2c_tui.domain.records import RaterSpec
@@ -63,23 +64,27 @@ class TeamQueries:
             rows = session.execute(
                 sa_select(
                     col(RaterRow.name),
-                    col(VerdictRow.item_id),
+                    col(LabelRow.item_id),
                     col(ItemRow.uuid),
-                    col(VerdictRow.target_model_id),
-                    col(VerdictRow.response_id),
-                    col(VerdictRow.label),
-                    col(VerdictRow.status),
-                    col(VerdictRow.seen),
-                    col(VerdictRow.created_at),
-                    col(VerdictRow.is_current),
-                    col(VerdictRow.raw),
-                    col(VerdictRow.source),
-                    col(VerdictRow.guideline_id),
+                    col(LabelRow.target_model_id),
+                    col(LabelRow.response_id),
+                    col(LabelRow.value),
+                    col(LabelRow.status),
+                    col(LabelRow.seen),
+                    col(LabelRow.created_at),
+                    col(LabelRow.is_current),
+                    col(LabelRow.raw),
+                    col(LabelRow.source),
+                    col(LabelRow.guideline_id),
                 )
-                .join(RaterRow, col(RaterRow.id) == col(VerdictRow.rater_id))
-                .join(ItemRow, col(ItemRow.id) == col(VerdictRow.item_id))
-                .where(col(ItemRow.dataset_id) == ds.id, col(RaterRow.kind) == kind.value)
-                .order_by(col(VerdictRow.id))
+                .join(RaterRow, col(RaterRow.id) == col(LabelRow.rater_id))
+                .join(ItemRow, col(ItemRow.id) == col(LabelRow.item_id))
+                .where(
+                    col(ItemRow.dataset_id) == ds.id,
+                    col(RaterRow.kind) == kind.value,
+                    when2call(),
+                )
+                .order_by(col(LabelRow.id))
             ).all()
             return [
                 LabelEvent(
@@ -89,7 +94,7 @@ class TeamQueries:
                     target_model=models.get(model) if model else None,
                     response_id=response_id,
                     label=Label(label) if label else None,
-                    status=VerdictStatus(status),
+                    status=VerdictStatus(status or VerdictStatus.OK.value),
                     seen=Seen(seen) if seen else None,
                     created_at=created,
                     is_current=bool(current),

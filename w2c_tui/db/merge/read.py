@@ -32,13 +32,14 @@ from w2c_tui.db.tables import (
     GuidelineRow,
     GuidelineSeenRow,
     ItemRow,
+    LabelRow,
     NoteRow,
     QAFlagRow,
     RaterRow,
     ResponseRow,
     TargetModelRow,
-    VerdictRow,
 )
+from w2c_tui.db.when2call_labels import when2call
 from w2c_tui.domain.errors import InputError
 from w2c_tui.domain.names import name_problem
 
@@ -72,7 +73,7 @@ def _is_w2c(path: Path) -> None:
         connection.close()
     if problems != ["ok"]:
         raise InputError(str(path), f"not a w2c database / corrupt: {'; '.join(problems)}")
-    if not {"alembic_version", "item", "verdict", "rater"} <= names:
+    if not {"alembic_version", "item", "rater"} <= names or not {"verdict", "label"} & names:
         raise InputError(str(path), "an SQLite database, but not one w2c-tui wrote")
 
 
@@ -203,8 +204,8 @@ def _read_verdicts(
     responses: dict[int, ResponseKey],
     guidelines: dict[int, Any],
 ) -> None:
-    query = select(VerdictRow).where(VerdictRow.rater_id.in_(list(raters)))  # type: ignore[attr-defined]
-    for row in rows(query.order_by(VerdictRow.created_at, VerdictRow.id)):  # type: ignore[arg-type]
+    query = select(LabelRow).where(LabelRow.rater_id.in_(list(raters)), when2call())  # type: ignore[attr-defined]
+    for row in rows(query.order_by(LabelRow.created_at, LabelRow.id)):  # type: ignore[arg-type]
         dataset, uuid = items[row.item_id]
         guideline = guidelines.get(row.guideline_id)
         source.verdicts.append(
@@ -214,7 +215,7 @@ def _read_verdicts(
                 "uuid": uuid,
                 "model": models[row.target_model_id] if row.target_model_id else None,
                 "response": responses[row.response_id] if row.response_id else None,
-                "label": row.label,
+                "value": row.value,
                 "status": row.status,
                 "raw": row.raw,
                 "scores_json": row.scores_json,

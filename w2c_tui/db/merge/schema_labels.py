@@ -14,13 +14,14 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from sqlalchemy import insert, update
+from sqlalchemy import insert, not_, update
 from sqlmodel import col, select
 
 from w2c_tui.db.common import chunked
 from w2c_tui.db.merge.base import TARGET, Merger, ResponseKey, Source
 from w2c_tui.db.merge.history import History, Row, apply, as_row, plan
 from w2c_tui.db.tables import LabelRow, LabelSchemaRow
+from w2c_tui.db.when2call_labels import when2call
 from w2c_tui.domain.errors import InputError
 from w2c_tui.domain.schema_builtins import BUILTIN_SCHEMAS
 from w2c_tui.domain.schema_toml import parse_schema
@@ -40,7 +41,9 @@ def read_schema_labels(
     """The source's label schemas (name → TOML) and people's answers, oldest first."""
     for row in rows(select(LabelSchemaRow).order_by(col(LabelSchemaRow.name))):
         source.label_schemas[row.name] = row.toml
-    query = select(LabelRow).where(col(LabelRow.rater_id).in_(list(raters)))
+    query = select(LabelRow).where(
+        col(LabelRow.rater_id).in_(list(raters)), not_(when2call())
+    )  # When2Call's answers merge as verdicts (verdicts.py)
     for row in rows(query.order_by(col(LabelRow.created_at), col(LabelRow.id))):
         dataset, uuid = items[row.item_id]
         guideline = guidelines.get(row.guideline_id)
@@ -114,7 +117,7 @@ def _existing(m: Merger, units: set[LabelUnit]) -> dict[LabelUnit, list[Row]]:
     found: dict[LabelUnit, list[Row]] = defaultdict(list)
     for chunk in chunked(sorted({u[1] for u in units})):
         query = select(LabelRow).where(
-            col(LabelRow.rater_id).in_(raters), col(LabelRow.item_id).in_(chunk)
+            col(LabelRow.rater_id).in_(raters), col(LabelRow.item_id).in_(chunk), not_(when2call())
         )
         for (row,) in m.s.execute(query):
             unit = (row.rater_id, row.item_id, row.response_id, row.schema_name, row.question)

@@ -1,6 +1,6 @@
-"""Merging verdicts (labels and adjudications) with their history, unit by unit
-(`history.py`): a verdict's unit is (rater, item, target model, response) and it
-records a label and a status."""
+"""Merging When2Call labels (people's labels and adjudications; `db.when2call_labels`) with
+their history, unit by unit (`history.py`): a When2Call label's unit is (rater, item, target
+model, response) and it records a label and a status."""
 
 from __future__ import annotations
 
@@ -12,12 +12,13 @@ from sqlmodel import select
 from w2c_tui.db.common import chunked
 from w2c_tui.db.merge.base import Merger, Unit
 from w2c_tui.db.merge.history import History, Row, apply, as_row, plan
-from w2c_tui.db.tables import VerdictRow
+from w2c_tui.db.tables import LabelRow
+from w2c_tui.db.when2call_labels import QUESTION, schema_for, when2call
 
 VERDICTS = History(
-    table=VerdictRow,
-    recorded=("label", "status"),
-    shown=lambda row: row["label"],
+    table=LabelRow,
+    recorded=("value", "status"),
+    shown=lambda row: row["value"],
     model=lambda row: row["model"],
 )
 
@@ -28,9 +29,10 @@ def _existing(m: Merger, units: set[Unit]) -> dict[Unit, list[Row]]:
     items = sorted({u[1] for u in units})
     found: dict[Unit, list[Row]] = defaultdict(list)
     for chunk in chunked(items):
-        query = select(VerdictRow).where(
-            VerdictRow.rater_id.in_(raters),  # type: ignore[attr-defined]
-            VerdictRow.item_id.in_(chunk),  # type: ignore[attr-defined]
+        query = select(LabelRow).where(
+            LabelRow.rater_id.in_(raters),  # type: ignore[attr-defined]
+            LabelRow.item_id.in_(chunk),  # type: ignore[attr-defined]
+            when2call(),
         )
         for (row,) in m.s.execute(query):
             unit = (row.rater_id, row.item_id, row.target_model_id, row.response_id)
@@ -78,7 +80,9 @@ def _values(
         "item_id": item,
         "target_model_id": model,
         "response_id": response,
-        "label": row["label"],
+        "schema_name": schema_for(model, response),
+        "question": QUESTION,
+        "value": row["value"],
         "status": row["status"],
         "raw": row["raw"],
         "scores_json": row["scores_json"],

@@ -1,8 +1,8 @@
 """SQLModel tables of the annotation store (see docs/schema.md), one module per concern:
-`core` (datasets, items, target models, responses, raters, runs, imports), `labels` (verdicts,
-flags, notes), `schema_labels` (label schemas and the answers of every schema, CriticTool's
-included), `critic`
-(CriticTool samples and predictions) and `team` (assignments, guidelines, review places,
+`core` (datasets, items, target models, responses, raters, runs, imports), `labels` (item-QA
+flags and notes), `schema_labels` (label schemas and the one label store: every schema's
+answers, When2Call's and CriticTool's included), `critictool` (CriticTool samples and
+predictions) and `team` (assignments, guidelines, review places,
 roles, invitations). Importing this package imports every one of them, so
 `SQLModel.metadata` holds every table (Alembic compares against it)."""
 
@@ -20,12 +20,7 @@ from w2c_tui.db.tables.core import (
     TargetModelRow,
 )
 from w2c_tui.db.tables.critictool import CriticToolPredictionRow, CriticToolSampleRow
-from w2c_tui.db.tables.labels import (
-    CURRENT_VERDICT_UNIT,
-    NoteRow,
-    QAFlagRow,
-    VerdictRow,
-)
+from w2c_tui.db.tables.labels import NoteRow, QAFlagRow
 from w2c_tui.db.tables.schema_labels import CURRENT_LABEL_UNIT, LabelRow, LabelSchemaRow
 from w2c_tui.db.tables.team import (
     AssignmentPlanRow,
@@ -39,7 +34,6 @@ from w2c_tui.db.tables.team import (
 
 __all__ = [
     "CURRENT_LABEL_UNIT",
-    "CURRENT_VERDICT_UNIT",
     "AssignmentPlanRow",
     "AssignmentRow",
     "CriticToolPredictionRow",
@@ -61,7 +55,6 @@ __all__ = [
     "RunRow",
     "TargetModelRow",
     "TeamMemberRow",
-    "VerdictRow",
     "one_current",
     "utcnow",
 ]

@@ -140,7 +140,8 @@ class RunResultRow(SQLModel, table=True):
     status: str = "ok"
     error: str | None = Field(default=None, sa_column=Column(Text))
     response_id: int | None = Field(default=None, foreign_key="response.id")
-    verdict_id: int | None = Field(default=None, foreign_key="verdict.id")
+    label_id: int | None = Field(default=None, foreign_key="label.id")
+    """The reading the task wrote (a When2Call `label` row), where it wrote one."""
     retries: int = 0
     created_at: datetime = Field(default_factory=utcnow)
 

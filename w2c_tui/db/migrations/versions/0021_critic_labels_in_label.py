@@ -214,5 +214,25 @@ def downgrade() -> None:
             )
             previous = _new_id(inserted)
     bind.execute(LABEL.delete().where(LABEL.c.schema_name == SCHEMA))
+    op.drop_index("uq_label_current", table_name="label")  # SQLite's rebuild would lose it
+    # SQLite rebuilds the table; dropping the old one would break the copy's supersedes links
+    # to it (other schemas' answers), so they are lifted for the rebuild and put back after it
+    links = bind.execute(
+        sa.text("SELECT id, supersedes_id FROM label WHERE supersedes_id IS NOT NULL")
+    ).all()
+    op.execute("UPDATE label SET supersedes_id = NULL WHERE supersedes_id IS NOT NULL")
     with op.batch_alter_table("label") as batch_op:
         batch_op.drop_column("raw")
+    if links:
+        bind.execute(
+            sa.text("UPDATE label SET supersedes_id = :s WHERE id = :i"),
+            [{"i": i, "s": s} for i, s in links],
+        )
+    op.create_index(
+        "uq_label_current",
+        "label",
+        ["rater_id", "item_id", sa.text("coalesce(response_id, 0)"), "schema_name", "question"],
+        unique=True,
+        sqlite_where=sa.text("is_current"),
+        postgresql_where=sa.text("is_current"),
+    )
