@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from dbfixtures import WHEN2CALL, query
 
 from w2c_tui.domain.labels import Label, RaterKind, VerdictStatus
@@ -192,3 +193,36 @@ def test_disagreement_queue_puts_human_splits_first_and_unanimous_units_last(
     assert again[0] == split.id  # the humans disagree: first
     ranks = {item: n for n, item in enumerate(again)}
     assert ranks[agreed.id] > len(again) // 2  # the humans agree: among the last
+
+
+def test_when2call_labels_are_answers_of_the_core_schema(demo: Services) -> None:
+    """People's and the judge's When2Call labels are answers of `when2call-behaviour` in the one
+    store: the core's agreement gives α equal to the krippendorff package on the labels the
+    review screen reads, and its export has one row per rater and unit."""
+    import krippendorff
+    import numpy as np
+
+    picks = {"ann": "dtcd", "ben": "dtrd"}
+    codes = {"d": Label.DIRECT, "t": Label.TOOL_CALL, "r": Label.REQUEST_FOR_INFO}
+    details = [first_detail(demo, index) for index in range(4)]
+    units = [(d.item.id, d.responses[0].id) for d in details]
+    for who, marks in picks.items():
+        for (item, response), mark in zip(units, marks, strict=True):
+            assert response is not None
+            demo.review.label_response(who, item, response, codes.get(mark, Label.CANNOT_ANSWER))
+    rows: dict[str, list[float]] = {}
+    for index, (item, response) in enumerate(units):  # read back as the review screen does
+        [shown] = [r for r in demo.review.detail(item, None).responses if r.id == response]
+        for verdict in shown.verdicts:
+            if verdict.label is not None:
+                values = rows.setdefault(verdict.rater.name, [np.nan] * len(units))
+                values[index] = float(list(Label).index(verdict.label))
+    assert {"ann", "ben"} < set(rows)  # and the demo's judge
+    expected = krippendorff.alpha(
+        reliability_data=np.array(list(rows.values())), level_of_measurement="nominal"
+    )
+    schema = demo.schemas.get("when2call-behaviour")
+    [behaviour] = demo.schema_agreement.compute(schema, "demo").questions
+    assert behaviour.alpha == pytest.approx(expected, abs=1e-12)
+    text = demo.schemas.export("when2call-behaviour", "demo")
+    assert sum(line.startswith(("ann,", "ben,")) for line in text.splitlines()) == 8

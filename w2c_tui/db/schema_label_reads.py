@@ -3,7 +3,7 @@ every rater's answers of a schema (export, agreement), and the units a schema la
 
 from __future__ import annotations
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, or_
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
@@ -93,6 +93,10 @@ class SchemaLabelReads:
                 col(LabelRow.schema_name) == schema,
                 col(LabelRow.is_current).is_(True),
                 col(LabelRow.value).is_not(None),
+                # a model's log-prob reading of an item is no schema's unit
+                or_(
+                    col(LabelRow.target_model_id).is_(None), col(LabelRow.response_id).is_not(None)
+                ),
             )
             .order_by(
                 col(DatasetRow.name),

@@ -47,15 +47,13 @@ class SchemaService:
 
     def in_store(self, name: str, where: str = "label", *, read: bool = False) -> LabelSchema:
         """The schema called `name` if its labels may be written here (or, with `read`,
-        exported and compared): the When2Call schemas' labels are still recorded in their own
-        table (`verdict`) until they move into the store; CriticTool's live in the store, and
-        are written by its own screen and judge runs (InputError naming `where`)."""
+        exported and compared). Every schema's labels live in the one store; the built-ins'
+        are written by their own paths: When2Call's by the review screen, `w2c labels import`
+        and runs, CriticTool's by its screen and judge runs (InputError naming `where`)."""
         schema = self.get(name)
-        if not schema.builtin:
+        if not schema.builtin or read:
             return schema
         if schema.name == CRITICTOOL.name:
-            if read:
-                return schema
             raise InputError(
                 where,
                 f"{name!r} is a built-in schema: its labels are recorded on the CriticTool "
@@ -65,8 +63,8 @@ class SchemaService:
         raise InputError(
             where,
             f"{name!r} is a built-in schema: its labels are recorded by the review "
-            "screen and `w2c labels import|export` and `w2c agreement` (without --schema) "
-            "for now",
+            "screen, `w2c labels import` (without --schema) and runs; "
+            "`w2c labels export --schema` and `w2c agreement --schema` read them",
         )
 
     def n_labels(self, name: str) -> int:
