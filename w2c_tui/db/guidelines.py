@@ -28,6 +28,17 @@ def _guideline(row: GuidelineRow, dataset: str) -> Guideline:
     )
 
 
+def current_guideline_id(session: Session, dataset_id: int) -> int | None:
+    """The newest guideline version of a dataset (None when it has none)."""
+    found = session.exec(
+        select(GuidelineRow.id)
+        .where(col(GuidelineRow.dataset_id) == dataset_id)
+        .order_by(col(GuidelineRow.version).desc())
+        .limit(1)
+    ).first()
+    return int(found) if found is not None else None
+
+
 class GuidelineStore:
     """Reads and writes guideline versions."""
 

@@ -12,7 +12,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
 from w2c_tui.db.common import dataset_row, rater_row
-from w2c_tui.db.label_write import current_guideline_id
+from w2c_tui.db.guidelines import current_guideline_id
 from w2c_tui.db.schema_labels import AnswerWrite, current_answer, write_answer
 from w2c_tui.db.tables import DatasetRow, ItemRow, ResponseRow
 from w2c_tui.db.writes import retry_write, write_session

@@ -17,7 +17,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
 from w2c_tui.db.common import equal, rater_row
-from w2c_tui.db.label_write import current_guideline_id
+from w2c_tui.db.guidelines import current_guideline_id
 from w2c_tui.db.tables import (
     ItemRow,
     LabelRow,
@@ -50,16 +50,29 @@ class AnswerWrite:
     at: datetime | None = None
     """When it was made (default now); the answers of one write share it, which is how a
     unit's history is read back as answer sets (`critictool_labels.CriticToolLabelStore`)."""
+    model_id: int | None = None
+    """The model whose reading of the item this is (a log-prob reading: no response)."""
+    status: str | None = None
+    """A When2Call label's status (`domain.labels.VerdictStatus`); None for other schemas."""
+    raw: str | None = None
+    """Free text kept with the answer (an adjudicator's note); a changed text is a change."""
 
 
 def current_answer(
-    session: Session, rater_id: int, unit: Unit, schema: str, question: str
+    session: Session,
+    rater_id: int,
+    unit: Unit,
+    schema: str,
+    question: str,
+    model_id: int | None = None,
 ) -> LabelRow | None:
-    """The rater's current answer to `question` of `schema` on `unit`."""
+    """The rater's current answer to `question` of `schema` on `unit` (for the model
+    `model_id`'s reading of the item, where the unit has no response)."""
     return session.exec(
         select(LabelRow).where(
             col(LabelRow.rater_id) == rater_id,
             col(LabelRow.item_id) == unit.item_id,
+            equal(LabelRow.target_model_id, model_id),
             equal(LabelRow.response_id, unit.response_id),
             col(LabelRow.schema_name) == schema,
             col(LabelRow.question) == question,
@@ -70,28 +83,43 @@ def current_answer(
 
 def write_answer(session: Session, write: AnswerWrite) -> bool:
     """Record the answer unless it is what the unit already has (then False)."""
-    current = current_answer(session, write.rater_id, write.unit, write.schema, write.question)
-    if (current.value if current is not None else None) == write.value:
-        return False
+    return write_row(session, write) is not None
+
+
+def write_row(session: Session, write: AnswerWrite) -> LabelRow | None:
+    """Record the answer unless it is what the unit already has (then None): the new row."""
+    current = current_answer(
+        session, write.rater_id, write.unit, write.schema, write.question, write.model_id
+    )
+    if current is None and write.value is None:
+        return None
+    if (
+        current is not None
+        and current.value == write.value
+        and (write.raw is None or write.raw == (current.raw or ""))
+    ):
+        return None
     if current is not None:
         retire(session, LabelRow, current.id)
-    session.add(
-        LabelRow(
-            rater_id=write.rater_id,
-            item_id=write.unit.item_id,
-            response_id=write.unit.response_id,
-            schema_name=write.schema,
-            question=write.question,
-            value=write.value,
-            source=write.source,
-            seen=write.seen.value if write.seen else None,
-            guideline_id=write.guideline_id,
-            supersedes_id=current.id if current is not None else None,
-            created_at=write.at or utcnow(),
-        )
+    row = LabelRow(
+        rater_id=write.rater_id,
+        item_id=write.unit.item_id,
+        target_model_id=write.model_id,
+        response_id=write.unit.response_id,
+        schema_name=write.schema,
+        question=write.question,
+        value=write.value,
+        status=write.status,
+        raw=write.raw or None,
+        source=write.source,
+        seen=write.seen.value if write.seen else None,
+        guideline_id=write.guideline_id,
+        supersedes_id=current.id if current is not None else None,
+        created_at=write.at or utcnow(),
     )
+    session.add(row)
     session.flush()  # the unique index speaks here if another writer got in first
-    return True
+    return row
 
 
 def _check_unit(session: Session, schema: LabelSchema, unit: Unit) -> ItemRow:
