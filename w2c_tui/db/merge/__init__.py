@@ -4,8 +4,9 @@ sources in one transaction.
 
 The package: `base.py` (the source as read, the target's identities in `Merger`, `Counts`,
 `Conflict`, `moment`), `read.py` (opening and reading a source file), `history.py` (the merge of
-rows with a history, one current per unit), `verdicts.py`, `critic.py` (CriticTool labels),
-`schema_labels.py` (label schemas and their answers) and `team.py` (guidelines, assignments).
+rows with a history, one current per unit), `schema_labels.py` (label schemas and every
+schema's answers: When2Call's and CriticTool's labels included) and `team.py` (guidelines,
+assignments).
 Every module imports `base` at its top, none imports this `__init__`, and nothing imports inside
 a function.
 """
@@ -23,7 +24,6 @@ from w2c_tui.db.merge.base import Conflict, Counts, Merger, Source
 from w2c_tui.db.merge.read import read_source
 from w2c_tui.db.merge.schema_labels import merge_label_schemas, merge_schema_labels
 from w2c_tui.db.merge.team import merge_assignments, merge_guidelines
-from w2c_tui.db.merge.verdicts import merge_verdicts
 from w2c_tui.db.writes import write_session
 from w2c_tui.domain.errors import InputError
 
@@ -47,7 +47,6 @@ def merge_files(engine: Engine, paths: Sequence[Path], *, dry_run: bool = False)
             merger.map_responses()
             merger.map_raters()
             merge_guidelines(merger)
-            merge_verdicts(merger)
             merge_label_schemas(merger)
             merge_schema_labels(merger)
             merger.flags_and_notes()

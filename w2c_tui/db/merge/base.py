@@ -3,14 +3,13 @@ target's identities (`Merger`: datasets, items, models, responses and raters of 
 mapped to the target's rows), what a merge reports (`Counts`, `Conflict`) and `moment`.
 
 Writing a merge: one source's people's work into the target, in the caller's transaction.
-Each row is identified by what it is, not by its id: a verdict by (rater, unit, time, label,
-status), a flag by (rater, item, code, on/off, time), a note by (rater, item, text, time), an
+Each row is identified by what it is, not by its id: a label by (rater, unit, question, time,
+value, status), a flag by (rater, item, code, on/off, time), a note by (rater, item, text, time), an
 assignment by (rater, unit). A row already there is left alone, so merging the same file twice
-changes nothing. History is kept: every verdict arrives, and of the current ones the later
+changes nothing. History is kept: every label arrives, and of the current ones the later
 wins; the one it beats stays as history (superseded), and a different label is a conflict
-(`history.py`). Each kind of row has its module (`verdicts.py`, `critic.py`,
-`schema_labels.py`, `team.py`); the
-flags and notes, append-only, are written by `Merger.flags_and_notes`.
+(`history.py`). Each kind of row has its module (`schema_labels.py` for every schema's labels,
+`team.py`); the flags and notes, append-only, are written by `Merger.flags_and_notes`.
 """
 
 from __future__ import annotations
@@ -66,7 +65,6 @@ class Source:
     """Dataset name → item uuid → fingerprint."""
     raters: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Rater key → its columns (people only)."""
-    verdicts: list[dict[str, Any]] = field(default_factory=list)
     flags: list[dict[str, Any]] = field(default_factory=list)
     notes: list[dict[str, Any]] = field(default_factory=list)
     guidelines: list[dict[str, Any]] = field(default_factory=list)
@@ -105,6 +103,7 @@ class Counts:
 
     source: str
     verdicts: int = 0
+    """When2Call labels added (people's and adjudications)."""
     verdicts_known: int = 0
     schemas: int = 0
     """Label schemas added or grown."""
@@ -140,8 +139,7 @@ class Merger:
 
     def check_datasets(self) -> None:
         """Every dataset the source has work in must be in the target with the same items."""
-        labelled = (*self.src.verdicts, *self.src.schema_labels)
-        used = {v["dataset"] for v in labelled} | {
+        used = {v["dataset"] for v in self.src.schema_labels} | {
             r["dataset"] for r in (*self.src.flags, *self.src.notes, *self.src.assignments)
         }
         path = str(self.src.path)

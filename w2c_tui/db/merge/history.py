@@ -1,11 +1,11 @@
-"""The merge of rows with a history and one current row per unit (verdicts, CriticTool labels).
+"""The merge of rows with a history and one current row per unit (every schema's labels).
 
 A row is identified by its unit, the values it records and when it was made. Every row of the
 source that the target lacks is added; then, per unit, of the target's current row and the
 source's, the later one is current and the other stays as history. When the two record
 different values that is a conflict, reported with both. Demotions run before the inserts and
 promotions after them, so the database's "one current row per rater and unit" index holds after
-every statement. `verdicts.py` and `critic.py` say what a unit and a row are.
+every statement. `schema_labels.py` says what a unit and a row are.
 """
 
 from __future__ import annotations

@@ -32,14 +32,12 @@ from w2c_tui.db.tables import (
     GuidelineRow,
     GuidelineSeenRow,
     ItemRow,
-    LabelRow,
     NoteRow,
     QAFlagRow,
     RaterRow,
     ResponseRow,
     TargetModelRow,
 )
-from w2c_tui.db.when2call_labels import when2call
 from w2c_tui.domain.errors import InputError
 from w2c_tui.domain.names import name_problem
 
@@ -142,8 +140,7 @@ def read_source(path: Path) -> Source:
             for r in rows(select(ResponseRow))
         }
         guidelines = {r.id: r for r in rows(select(GuidelineRow))}
-        _read_verdicts(source, rows, raters, items, models, responses, guidelines)
-        read_schema_labels(source, rows, raters, items, responses, guidelines)
+        read_schema_labels(source, rows, raters, items, models, responses, guidelines)
         for table, into in ((QAFlagRow, source.flags), (NoteRow, source.notes)):
             for row in rows(select(table).where(table.rater_id.in_(list(raters)))):  # type: ignore[attr-defined]
                 values = dict(row._mapping)
@@ -193,39 +190,6 @@ def _guideline(row: Any, datasets: dict[int, str]) -> dict[str, Any]:
         "source_path": row.source_path,
         "created_at": row.created_at,
     }
-
-
-def _read_verdicts(
-    source: Source,
-    rows: Any,
-    raters: dict[int, Any],
-    items: dict[int, tuple[str, str]],
-    models: dict[int, str],
-    responses: dict[int, ResponseKey],
-    guidelines: dict[int, Any],
-) -> None:
-    query = select(LabelRow).where(LabelRow.rater_id.in_(list(raters)), when2call())  # type: ignore[attr-defined]
-    for row in rows(query.order_by(LabelRow.created_at, LabelRow.id)):  # type: ignore[arg-type]
-        dataset, uuid = items[row.item_id]
-        guideline = guidelines.get(row.guideline_id)
-        source.verdicts.append(
-            {
-                "rater": raters[row.rater_id].key,
-                "dataset": dataset,
-                "uuid": uuid,
-                "model": models[row.target_model_id] if row.target_model_id else None,
-                "response": responses[row.response_id] if row.response_id else None,
-                "value": row.value,
-                "status": row.status,
-                "raw": row.raw,
-                "scores_json": row.scores_json,
-                "source": row.source,
-                "is_current": bool(row.is_current),
-                "created_at": row.created_at,
-                "seen": row.seen,
-                "guideline": (guideline.version, guideline.sha256) if guideline else None,
-            }
-        )
 
 
 def _read_assignments(

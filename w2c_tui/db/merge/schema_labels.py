@@ -5,8 +5,11 @@ one side's schema keeps every question and option of the other's (`LabelSchema.e
 rule `w2c schemas add` applies to a schema with labels) the larger one is kept; any other
 difference is refused by name, with both files named, and nothing is merged.
 
-Answers are merged with their history as verdicts are (`history.py`): an answer's unit is
-(rater, item, response, schema, question) and it records a value (None: withdrawn).
+Answers of every schema (When2Call's and CriticTool's built-ins included) are merged with their
+history (`history.py`): an answer's unit is (rater, item, target model, response, schema,
+question) and it records a value (None: withdrawn) and, for When2Call labels, a status. The
+counts keep When2Call labels apart (`Counts.verdicts`) from other schemas' answers, and a
+conflict shows a When2Call label as the label alone, any other answer as schema.question=value.
 """
 
 from __future__ import annotations
@@ -14,20 +17,20 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from sqlalchemy import insert, not_, update
+from sqlalchemy import insert, update
 from sqlmodel import col, select
 
 from w2c_tui.db.common import chunked
 from w2c_tui.db.merge.base import TARGET, Merger, ResponseKey, Source
 from w2c_tui.db.merge.history import History, Row, apply, as_row, plan
 from w2c_tui.db.tables import LabelRow, LabelSchemaRow
-from w2c_tui.db.when2call_labels import when2call
+from w2c_tui.db.when2call_labels import QUESTION, SCHEMAS
 from w2c_tui.domain.errors import InputError
 from w2c_tui.domain.schema_builtins import BUILTIN_SCHEMAS
 from w2c_tui.domain.schema_toml import parse_schema
 
-LabelUnit = tuple[int, int, int | None, str, str]
-"""(rater id, item id, response id, schema name, question)."""
+LabelUnit = tuple[int, int, int | None, int | None, str, str]
+"""(rater id, item id, target model id, response id, schema name, question)."""
 
 
 def read_schema_labels(
@@ -35,15 +38,15 @@ def read_schema_labels(
     rows: Any,
     raters: dict[int, Any],
     items: dict[int, tuple[str, str]],
+    models: dict[int, str],
     responses: dict[int, ResponseKey],
     guidelines: dict[int, Any],
 ) -> None:
-    """The source's label schemas (name → TOML) and people's answers, oldest first."""
+    """The source's label schemas (name → TOML) and people's answers of every schema (their
+    When2Call labels and adjudications included), oldest first."""
     for row in rows(select(LabelSchemaRow).order_by(col(LabelSchemaRow.name))):
         source.label_schemas[row.name] = row.toml
-    query = select(LabelRow).where(
-        col(LabelRow.rater_id).in_(list(raters)), not_(when2call())
-    )  # When2Call's answers merge as verdicts (verdicts.py)
+    query = select(LabelRow).where(col(LabelRow.rater_id).in_(list(raters)))
     for row in rows(query.order_by(col(LabelRow.created_at), col(LabelRow.id))):
         dataset, uuid = items[row.item_id]
         guideline = guidelines.get(row.guideline_id)
@@ -52,6 +55,7 @@ def read_schema_labels(
                 "rater": raters[row.rater_id].key,
                 "dataset": dataset,
                 "uuid": uuid,
+                "model": models[row.target_model_id] if row.target_model_id else None,
                 "response": responses[row.response_id] if row.response_id else None,
                 "schema_name": row.schema_name,
                 "question": row.question,
@@ -59,6 +63,8 @@ def read_schema_labels(
                 "source": row.source,
                 "seen": row.seen,
                 "raw": row.raw,
+                "status": row.status,
+                "scores_json": row.scores_json,
                 "guideline": (guideline.version, guideline.sha256) if guideline else None,
                 "is_current": bool(row.is_current),
                 "created_at": row.created_at,
@@ -103,11 +109,21 @@ def merge_label_schemas(m: Merger) -> None:
         m.out.schemas += 1
 
 
+def _is_when2call(row: Row) -> bool:
+    return row["schema_name"] in SCHEMAS and row["question"] == QUESTION
+
+
+def _shown(row: Row) -> str | None:
+    if _is_when2call(row):
+        return row["value"]  # type: ignore[no-any-return]
+    return f"{row['schema_name']}.{row['question']}={row['value'] or '(withdrawn)'}"
+
+
 SCHEMA_LABELS = History(
     table=LabelRow,
-    recorded=("value",),
-    shown=lambda row: f"{row['schema_name']}.{row['question']}={row['value'] or '(withdrawn)'}",
-    model=lambda row: row["response"][1] if row["response"] else None,
+    recorded=("value", "status"),
+    shown=_shown,
+    model=lambda row: row["model"] or (row["response"][1] if row["response"] else None),
 )
 
 
@@ -117,10 +133,17 @@ def _existing(m: Merger, units: set[LabelUnit]) -> dict[LabelUnit, list[Row]]:
     found: dict[LabelUnit, list[Row]] = defaultdict(list)
     for chunk in chunked(sorted({u[1] for u in units})):
         query = select(LabelRow).where(
-            col(LabelRow.rater_id).in_(raters), col(LabelRow.item_id).in_(chunk), not_(when2call())
+            col(LabelRow.rater_id).in_(raters), col(LabelRow.item_id).in_(chunk)
         )
         for (row,) in m.s.execute(query):
-            unit = (row.rater_id, row.item_id, row.response_id, row.schema_name, row.question)
+            unit = (
+                row.rater_id,
+                row.item_id,
+                row.target_model_id,
+                row.response_id,
+                row.schema_name,
+                row.question,
+            )
             if unit in units:
                 found[unit].append(as_row(row))
     return found
@@ -146,8 +169,8 @@ def merge_schema_labels(m: Merger) -> None:
         )
     by_unit: dict[LabelUnit, list[Row]] = defaultdict(list)
     for row in m.src.schema_labels:
-        rater, item, _, response = m.unit({**row, "model": None})
-        by_unit[(rater, item, response, row["schema_name"], row["question"])].append(row)
+        rater, item, model, response = m.unit(row)
+        by_unit[(rater, item, model, response, row["schema_name"], row["question"])].append(row)
     guidelines: dict[tuple[str, str], int | None] = {}
 
     def values(unit: LabelUnit, row: Row, current: bool, superseded: Row | None) -> dict[str, Any]:
@@ -157,14 +180,18 @@ def merge_schema_labels(m: Merger) -> None:
             if key not in guidelines:
                 guidelines[key] = m.guideline_id(*key)
             guideline = guidelines[key]
-        rater, item, response, schema, question = unit
+        rater, item, model, response, schema, question = unit
         return {
             "rater_id": rater,
             "item_id": item,
+            "target_model_id": model,
             "response_id": response,
             "schema_name": schema,
             "question": question,
             "value": row["value"],
+            "status": row["status"],
+            "scores_json": row["scores_json"],
+            "run_id": None,
             "source": row["source"],
             "seen": row["seen"],
             "raw": row["raw"],
@@ -174,7 +201,12 @@ def merge_schema_labels(m: Merger) -> None:
             "created_at": row["created_at"],
         }
 
-    changes = plan(m, SCHEMA_LABELS, by_unit, _existing(m, set(by_unit)), values)
-    apply(m, SCHEMA_LABELS, changes)
-    m.out.schema_labels = len(changes.new_rows)
-    m.out.schema_labels_known = changes.known
+    existing = _existing(m, set(by_unit))
+    for when2call in (True, False):  # one rule; counted apart
+        part = {u: rows for u, rows in by_unit.items() if _is_when2call(rows[0]) is when2call}
+        changes = plan(m, SCHEMA_LABELS, part, existing, values)
+        apply(m, SCHEMA_LABELS, changes)
+        if when2call:
+            m.out.verdicts, m.out.verdicts_known = len(changes.new_rows), changes.known
+        else:
+            m.out.schema_labels, m.out.schema_labels_known = len(changes.new_rows), changes.known
