@@ -6,7 +6,7 @@ import pytest
 from dbfixtures import WHEN2CALL, query
 
 from w2c_tui.domain.labels import Label, RaterKind, VerdictStatus
-from w2c_tui.domain.models import ItemDetail
+from w2c_tui.domain.models import ItemDetail, Verdict
 from w2c_tui.domain.review import ItemFilter, ReviewMode
 from w2c_tui.services import Services
 
@@ -226,3 +226,31 @@ def test_when2call_labels_are_answers_of_the_core_schema(demo: Services) -> None
     assert behaviour.alpha == pytest.approx(expected, abs=1e-12)
     text = demo.schemas.export("when2call-behaviour", "demo")
     assert sum(line.startswith(("ann,", "ben,")) for line in text.splitlines()) == 8
+
+
+def test_the_schema_path_and_the_review_screen_share_when2call_labels(demo: Services) -> None:
+    """A response labelled through `when2call-behaviour` (as `w2c tui --schema` does) is the
+    review screen's label, and the other way round: one current row for the unit."""
+    from w2c_tui.domain.schema_labels import Unit
+
+    detail = first_detail(demo)
+    item, response = detail.item.id, detail.responses[0].id
+    assert response is not None
+    demo.schemas.label("ann", "when2call-behaviour", Unit(item, response), {"behaviour": "direct"})
+    mine = [v for v in _response_verdicts(demo, item, response) if v.rater.name == "ann"]
+    assert [(v.label, v.status) for v in mine] == [(Label.DIRECT, VerdictStatus.OK)]
+    demo.review.label_response("ann", item, response, Label.TOOL_CALL)
+    assert demo.schemas.current("ann", "when2call-behaviour", Unit(item, response)) == {
+        "behaviour": "tool_call"
+    }
+    rows = query(
+        demo.url,
+        "SELECT value, is_current FROM label JOIN rater ON rater.id = rater_id "
+        f"WHERE rater.name = 'ann' AND {WHEN2CALL} ORDER BY label.id",
+    )
+    assert [(v, bool(c)) for v, c in rows] == [("direct", False), ("tool_call", True)]
+
+
+def _response_verdicts(svc: Services, item: int, response: int) -> list[Verdict]:
+    [shown] = [r for r in svc.review.detail(item, None).responses if r.id == response]
+    return list(shown.verdicts)

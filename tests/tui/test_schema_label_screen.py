@@ -216,7 +216,10 @@ async def test_blind_order_is_each_annotators_own_and_the_file_position_never_sh
         assert [u.item_uuid for u in screen.units] == file_order
     with Session(demo.store.engine) as session:
         seen = session.exec(
-            select(LabelRow.seen).where(col(LabelRow.item_id) == unit.unit.item_id)
+            select(LabelRow.seen).where(
+                col(LabelRow.item_id) == unit.unit.item_id,
+                col(LabelRow.schema_name) == screen.schema.name,
+            )
         ).all()
     assert seen == ["blind"]  # answered before the reveal, whatever the screen showed after
 
@@ -241,11 +244,12 @@ async def test_the_datasets_screen_opens_a_schema(demo: Services, tmp_path: Path
         options = app.screen.query_one(OptionList)
         names = [options.get_option_at_index(i).id for i in range(options.option_count)]
         assert names[-1] == "bar" and "when2call-behaviour" in names
-        await pilot.press("home", "enter")  # a built-in: refused, the dialog stays
+        assert names[1] == "when2call-item-qa"
+        await pilot.press("home", "down", "enter")  # its checklist is the review screen's
         why = app.screen.query_one("#schema-pick-why", Label)
         await until(pilot, lambda: "built-in" in str(why.render()))
         assert isinstance(app.screen, SchemaPickDialog)
-        assert "is a built-in schema: its labels are recorded by the review" in str(why.render())
+        assert "its labels and checklist are recorded on the review screen" in str(why.render())
         await pilot.press("end", "enter")
         screen = await schema_screen(app, pilot)
         assert screen.dataset == "demo" and screen.schema.name == "bar"

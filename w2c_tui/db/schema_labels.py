@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, true
 from sqlmodel import Session, col, select
 
 from w2c_tui.db.common import equal, rater_row
@@ -24,9 +24,10 @@ from w2c_tui.db.tables import (
     ResponseRow,
     utcnow,
 )
+from w2c_tui.db.when2call_labels import QUESTION, SCHEMAS
 from w2c_tui.db.writes import retire, retry_write, write_session
 from w2c_tui.domain.errors import InputError
-from w2c_tui.domain.labels import RaterKind
+from w2c_tui.domain.labels import RaterKind, VerdictStatus
 from w2c_tui.domain.records import RaterSpec
 from w2c_tui.domain.schema_labels import (
     Unit,
@@ -67,12 +68,14 @@ def current_answer(
     model_id: int | None = None,
 ) -> LabelRow | None:
     """The rater's current answer to `question` of `schema` on `unit` (for the model
-    `model_id`'s reading of the item, where the unit has no response)."""
+    `model_id`'s reading of the item, where the unit has no response; a response names its
+    model)."""
+    same_model = equal(LabelRow.target_model_id, model_id) if unit.response_id is None else true()
     return session.exec(
         select(LabelRow).where(
             col(LabelRow.rater_id) == rater_id,
             col(LabelRow.item_id) == unit.item_id,
-            equal(LabelRow.target_model_id, model_id),
+            same_model,
             equal(LabelRow.response_id, unit.response_id),
             col(LabelRow.schema_name) == schema,
             col(LabelRow.question) == question,
@@ -101,15 +104,22 @@ def write_row(session: Session, write: AnswerWrite) -> LabelRow | None:
         return None
     if current is not None:
         retire(session, LabelRow, current.id)
+    model_id, status = write.model_id, write.status
+    if write.schema in SCHEMAS and write.question == QUESTION:  # a When2Call label
+        if model_id is None and write.unit.response_id is not None:
+            response = session.get(ResponseRow, write.unit.response_id)
+            model_id = response.target_model_id if response is not None else None
+        if status is None:
+            status = (VerdictStatus.OK if write.value else VerdictStatus.MISSING).value
     row = LabelRow(
         rater_id=write.rater_id,
         item_id=write.unit.item_id,
-        target_model_id=write.model_id,
+        target_model_id=model_id,
         response_id=write.unit.response_id,
         schema_name=write.schema,
         question=write.question,
         value=write.value,
-        status=write.status,
+        status=status,
         raw=write.raw or None,
         source=write.source,
         seen=write.seen.value if write.seen else None,

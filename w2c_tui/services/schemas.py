@@ -6,7 +6,7 @@ from pathlib import Path
 
 from w2c_tui.db.store import Store
 from w2c_tui.domain.errors import InputError
-from w2c_tui.domain.schema_builtins import CRITICTOOL
+from w2c_tui.domain.schema_builtins import CRITICTOOL, WHEN2CALL_BEHAVIOUR
 from w2c_tui.domain.schema_labels import (
     SchemaAdded,
     SchemaImportReport,
@@ -47,11 +47,13 @@ class SchemaService:
 
     def in_store(self, name: str, where: str = "label", *, read: bool = False) -> LabelSchema:
         """The schema called `name` if its labels may be written here (or, with `read`,
-        exported and compared). Every schema's labels live in the one store; the built-ins'
-        are written by their own paths: When2Call's by the review screen, `w2c labels import`
-        and runs, CriticTool's by its screen and judge runs (InputError naming `where`)."""
+        exported and compared). Every schema's labels live in the one store, and
+        `when2call-behaviour`'s are written here as on the review screen (the same rows);
+        `when2call-item-qa`'s checklist is recorded as the review screen's flags and
+        CriticTool's by its screen and judge runs, so those two are written there only
+        (InputError naming `where`)."""
         schema = self.get(name)
-        if not schema.builtin or read:
+        if not schema.builtin or read or schema.name == WHEN2CALL_BEHAVIOUR.name:
             return schema
         if schema.name == CRITICTOOL.name:
             raise InputError(
@@ -62,8 +64,8 @@ class SchemaService:
             )
         raise InputError(
             where,
-            f"{name!r} is a built-in schema: its labels are recorded by the review "
-            "screen, `w2c labels import` (without --schema) and runs; "
+            f"{name!r} is a built-in schema: its labels and checklist are recorded on the "
+            "review screen (item QA) and by `w2c labels import` (without --schema); "
             "`w2c labels export --schema` and `w2c agreement --schema` read them",
         )
 
