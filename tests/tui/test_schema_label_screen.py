@@ -257,3 +257,31 @@ async def test_the_datasets_screen_opens_a_schema(demo: Services, tmp_path: Path
         assert answers(demo, "bar", screen.units[0].unit) == {"ok": "yes"}
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, DatasetsScreen))
+
+
+async def test_an_annotators_queue_comes_first_and_q_shows_every_unit(
+    demo: Services, tmp_path: Path
+) -> None:
+    """Assigned responses: a response schema opens on ann's queue in its order, `Q` switches to
+    every unit and back, staying on the unit on screen."""
+    from w2c_tui.domain.team import Selection
+
+    demo.schemas.add(write_schema(tmp_path, BAR_TOML))
+    demo.assignments.assign(
+        "demo", ["ann", "ben"], overlap=1, seed=3, selection=Selection(sample=6)
+    )
+    queue = [Unit(a.item_id, a.response_id) for a in demo.assignments.show("demo", "ann")]
+    assert queue and all(u.response_id is not None for u in queue)
+    app = W2CApp(demo, annotator="ann", dataset="demo", schema="bar")
+    async with app.run_test(size=(160, 45)) as pilot:
+        screen = await schema_screen(app, pilot)
+        assert [r.unit for r in screen.units] == queue
+        assert f"#1/{len(queue)} your queue" in screen_text(app)
+        await pilot.press("j")
+        here = screen.units[screen.index].unit
+        await pilot.press("Q")
+        assert len(screen.units) == 60 and screen.units[screen.index].unit == here
+        assert "your blind order" in screen_text(app)
+        await pilot.press("Q")
+        assert [r.unit for r in screen.units] == queue and screen.index == 1
+    assert demo.schemas.queue("bar", "demo", "ben") != queue  # each annotator's own

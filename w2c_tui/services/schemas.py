@@ -69,6 +69,15 @@ class SchemaService:
             "`w2c labels export --schema` and `w2c agreement --schema` read them",
         )
 
+    def queue(self, schema: str, dataset: str, annotator: str) -> list[Unit]:
+        """The units of `schema`'s kind (items, or responses) assigned to `annotator` on
+        `dataset`, in their queue's order (empty: none assigned)."""
+        wanted = self.get(schema).unit.has_response
+        known = {ref.unit for ref in self.unit_refs(schema, dataset)}
+        mine = sorted(self._store.assignments.show(dataset, annotator), key=lambda a: a.order)
+        units = [Unit(a.item_id, a.response_id) for a in mine]
+        return [u for u in units if (u.response_id is not None) == wanted and u in known]
+
     def n_labels(self, name: str) -> int:
         """How many answers the schema has recorded (history included)."""
         return self._store.schemas.n_labels(name)

@@ -7,7 +7,9 @@ Backspace undoes the last change (saved too; on a fresh unit it goes back to the
 An answer the database refuses stays on screen marked NOT SAVED and is tried again until it is
 saved; meanwhile the screen does not move on (`tui.unsaved_answers`).
 In blind mode the fields the schema hides stay off the screen until the blind questions are
-answered and saved. The form's logic lives in `domain.schema_form.SchemaForm`.
+answered and saved. An annotator with assigned units of the schema's kind (items, or responses)
+on the dataset sees their queue, in its order, until `Q` switches to every unit. The form's
+logic lives in `domain.schema_form.SchemaForm`.
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -29,7 +30,7 @@ from w2c_tui.domain.schemas import QuestionKind
 from w2c_tui.domain.team import Seen, annotator_key
 from w2c_tui.lost_labels import LostLabel
 from w2c_tui.tui.unsaved_answers import AnswerSaver, log_unsaved
-from w2c_tui.tui.widgets.schema_views import form_view, unit_view
+from w2c_tui.tui.widgets.schema_views import form_view, head_view, unit_view
 
 if TYPE_CHECKING:
     from w2c_tui.services import Services
@@ -44,6 +45,7 @@ SCHEMA_BINDINGS: list[Binding] = [
     Binding("j,n,down", "move(1)", "next", id="schema-next"),
     Binding("k,p,up", "move(-1)", "prev", id="schema-prev"),
     Binding("b", "toggle_blind", "blind", id="schema-blind"),
+    Binding("Q", "toggle_queue", "my queue", id="schema-queue"),
     Binding("ctrl+s", "save_now", "save again", id="schema-save", show=False),
     Binding("escape", "back", "back", id="schema-back"),
 ]
@@ -85,6 +87,9 @@ class SchemaLabelScreen(Screen[None]):
         if not self.file_order:
             raise ValueError(f"dataset {dataset!r} has no {self.schema.unit.value} units")
         self.blind = blind
+        self.queue = services.schemas.queue(self.schema.name, dataset, annotator)
+        """The units assigned to this annotator, in their queue's order (none: no plan)."""
+        self.in_queue = bool(self.queue)
         self.units = self._ordered()
         self.index = 0
         self.forms: dict[Unit, SchemaForm] = {}
@@ -95,8 +100,12 @@ class SchemaLabelScreen(Screen[None]):
         """Saves every answer, and keeps those the database refuses until it takes them."""
 
     def _ordered(self) -> list[SchemaUnitRef]:
-        """The units in file order, or, while blind, in this annotator's own shuffled order
-        (the real When2Call file's order carries gold; see domain.blind)."""
+        """The annotator's queue; else the units in file order, or, while blind, in this
+        annotator's own shuffled order (the real When2Call file's order carries gold; see
+        domain.blind). A queue's order is seeded per annotator, so it is blind as it is."""
+        if self.in_queue:
+            refs = {ref.unit: ref for ref in self.file_order}
+            return [refs[unit] for unit in self.queue]
         if not self.blind:
             return list(self.file_order)
         salt = annotator_key(self.annotator)
@@ -147,15 +156,14 @@ class SchemaLabelScreen(Screen[None]):
     def render_all(self) -> None:
         """Head, unit and form for the unit on screen; the Input only for a text question."""
         form, unit = self.form, self.unit
-        state = "complete" if form.complete else "open"
-        order = "your blind order" if self.blind else "file order"
-        head = Text(
-            f"{self.schema.title} · {self.dataset} · #{self.index + 1}/{len(self.units)} "
-            f"{order} · {self.annotator} · blind {'on' if self.blind else 'off'} · "
-            f"your label: {state}"
+        order = "your queue" if self.in_queue else None
+        head = head_view(
+            f"{self.schema.title} · {self.dataset} · #{self.index + 1}/{len(self.units)}",
+            order or ("your blind order" if self.blind else "file order"),
+            f"{self.annotator} · blind {'on' if self.blind else 'off'}",
+            complete=form.complete,
+            unsaved=self.keeper.unsaved,
         )
-        if self.keeper.unsaved:
-            head.append("  NOT SAVED (ctrl+s)", "bold white on red")
         self.query_one("#schema-head", Static).update(head)
         self.query_one("#schema-unit", Static).update(unit_view(unit, self.schema, self.hidden))
         self.query_one("#schema-form", Static).update(
@@ -272,14 +280,26 @@ class SchemaLabelScreen(Screen[None]):
 
     def action_toggle_blind(self) -> None:
         """Blind mode on / off (not while answers are unsaved: it changes what was seen)."""
-        if self.keeper.blocked():
-            return
+        if not self.keeper.blocked():
+            self.blind = not self.blind
+            for form in self.forms.values():
+                form.blind = self.blind
+            self._reorder()
+
+    def action_toggle_queue(self) -> None:
+        """Your assigned units only / every unit (when you have a queue on this dataset)."""
+        if not self.queue:
+            self.notify("No units of this kind are assigned to you on this dataset.")
+        elif not self.keeper.blocked():
+            self.in_queue = not self.in_queue
+            self._reorder()
+
+    def _reorder(self) -> None:
+        """The units in the order now in force, staying on the unit on screen where it is in
+        them (the first unit otherwise)."""
         here = self.units[self.index].unit
-        self.blind = not self.blind
-        for form in self.forms.values():
-            form.blind = self.blind
         self.units = self._ordered()
-        self.index = next(i for i, unit in enumerate(self.units) if unit.unit == here)
+        self.index = next((i for i, unit in enumerate(self.units) if unit.unit == here), 0)
         self.trail.clear()  # places in the other order
         self.render_all()
 

@@ -81,3 +81,12 @@ def form_view(form: SchemaForm, schema: LabelSchema, *, hidden: bool, unsaved: b
         fields = ", ".join(schema.blind_hidden)
         body.append(f"\nBlind: {fields} shown once these are saved.", "dim")
     return Group(table, Text(""), body)
+
+
+def head_view(place: str, order: str, who: str, *, complete: bool, unsaved: bool) -> Text:
+    """The labelling screen's head: where in which order, who, and the label's state (NOT
+    SAVED while the database has not taken the answers)."""
+    head = Text(f"{place} {order} · {who} · your label: {'complete' if complete else 'open'}")
+    if unsaved:
+        head.append("  NOT SAVED (ctrl+s)", "bold white on red")
+    return head
