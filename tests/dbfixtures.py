@@ -127,7 +127,7 @@ def everything_stored(url: str) -> str:
 def write_lock_held(url: str) -> Iterator[None]:
     """Another connection holds the write lock of the store (reads still go through):
     SQLite's reserved lock (BEGIN IMMEDIATE), PostgreSQL's EXCLUSIVE lock on the tables labels
-    are written to (verdict, label)."""
+    are written to (label)."""
     engine = create_engine(url, poolclass=NullPool, isolation_level="AUTOCOMMIT")
     try:
         with engine.connect() as connection:
@@ -135,7 +135,7 @@ def write_lock_held(url: str) -> Iterator[None]:
                 connection.exec_driver_sql("BEGIN IMMEDIATE")
             else:
                 connection.exec_driver_sql("BEGIN")
-                connection.exec_driver_sql("LOCK TABLE verdict, label IN EXCLUSIVE MODE")
+                connection.exec_driver_sql("LOCK TABLE label IN EXCLUSIVE MODE")
             try:
                 yield
             finally:
