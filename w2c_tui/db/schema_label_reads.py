@@ -24,6 +24,9 @@ from w2c_tui.domain.records import RaterSpec
 from w2c_tui.domain.schema_labels import SchemaUnit, SchemaUnitRef, Unit, UnitAnswers
 from w2c_tui.domain.schemas import LabelSchema
 
+RATERS = tuple(k for k in RaterKind if k is not RaterKind.ADJUDICATOR)
+"""Whose answers are ratings (agreement, export): everyone but adjudicators."""
+
 
 class SchemaLabelReads:
     """Reads the answers of every schema."""
@@ -73,9 +76,12 @@ class SchemaLabelReads:
                 ).all()
             )
 
-    def answers(self, schema: str, dataset: str | None = None) -> list[UnitAnswers]:
-        """Every rater's current answers of `schema`, one record per rater and unit, in item
-        order (then response, then annotator)."""
+    def answers(
+        self, schema: str, dataset: str | None = None, kinds: tuple[RaterKind, ...] = RATERS
+    ) -> list[UnitAnswers]:
+        """Every rater's current answers of `schema` (raters of `kinds`: by default every
+        rater but adjudicators, whose decisions are references, not ratings), one record per
+        rater and unit, in item order (then response, then annotator)."""
         query = (
             sa_select(
                 col(RaterRow.name),
@@ -91,6 +97,7 @@ class SchemaLabelReads:
             .join(DatasetRow, col(DatasetRow.id) == col(ItemRow.dataset_id))
             .where(
                 col(LabelRow.schema_name) == schema,
+                col(RaterRow.kind).in_([k.value for k in kinds]),
                 col(LabelRow.is_current).is_(True),
                 col(LabelRow.value).is_not(None),
                 # a model's log-prob reading of an item is no schema's unit
@@ -116,6 +123,34 @@ class SchemaLabelReads:
                     grouped[key] = UnitAnswers(rater, ds, uuid, Unit(item_id, response_id), {})
                 grouped[key].answers[question] = value
         return list(grouped.values())
+
+    def notes(self, schema: str, dataset: str, kind: RaterKind) -> dict[tuple[str, Unit, str], str]:
+        """(rater, unit, question) → the note kept with the current answer, for raters of
+        `kind` (an adjudicator's reasons)."""
+        query = (
+            sa_select(
+                col(RaterRow.name),
+                col(LabelRow.item_id),
+                col(LabelRow.response_id),
+                col(LabelRow.question),
+                col(LabelRow.raw),
+            )
+            .join(RaterRow, col(RaterRow.id) == col(LabelRow.rater_id))
+            .join(ItemRow, col(ItemRow.id) == col(LabelRow.item_id))
+            .join(DatasetRow, col(DatasetRow.id) == col(ItemRow.dataset_id))
+            .where(
+                col(LabelRow.schema_name) == schema,
+                col(DatasetRow.name) == dataset,
+                col(RaterRow.kind) == kind.value,
+                col(LabelRow.is_current).is_(True),
+                col(LabelRow.raw).is_not(None),
+            )
+        )
+        with Session(self.engine) as session:
+            return {
+                (name, Unit(item, response), question): raw
+                for name, item, response, question, raw in session.execute(query)
+            }
 
 
 def schema_unit_refs(engine: Engine, schema: LabelSchema, dataset: str) -> list[SchemaUnitRef]:

@@ -161,9 +161,13 @@ class SchemaLabelStore:
         seen: Seen | None = None,
         source: str = "tui",
         deadline_s: float = 10.0,
+        kind: RaterKind = RaterKind.HUMAN,
+        note: str | None = None,
     ) -> int:
         """Record an annotator's answers on one unit in one transaction (None withdraws an
-        answer; a question not named is left as it is); how many answers changed."""
+        answer; a question not named is left as it is); how many answers changed. An
+        adjudicator (`kind`) records decisions, with the `note` kept on each (a changed note
+        is a change)."""
         checked = {
             name: schema.question(name).check(value) if value is not None else None
             for name, value in answers.items()
@@ -172,14 +176,22 @@ class SchemaLabelStore:
         def write() -> int:
             with write_session(self.engine) as session, session.begin():
                 item = _check_unit(session, schema, unit)
-                rater = rater_row(session, RaterSpec(RaterKind.HUMAN, annotator))
+                rater = rater_row(session, RaterSpec(kind, annotator))
                 assert rater.id is not None
                 guideline = current_guideline_id(session, item.dataset_id)
                 return sum(
                     write_answer(
                         session,
                         AnswerWrite(
-                            rater.id, unit, schema.name, name, value, source, seen, guideline
+                            rater.id,
+                            unit,
+                            schema.name,
+                            name,
+                            value,
+                            source,
+                            seen,
+                            guideline,
+                            raw=note,
                         ),
                     )
                     for name, value in checked.items()

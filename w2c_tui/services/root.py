@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from w2c_tui.services.qa_summary import QASummaryService
     from w2c_tui.services.roles import RoleService
     from w2c_tui.services.runs import RunService
+    from w2c_tui.services.schema_adjudication import SchemaAdjudicationService
     from w2c_tui.services.schema_agreement import SchemaAgreementService
     from w2c_tui.services.team import TeamService
 
@@ -87,6 +88,13 @@ class Services:
         from w2c_tui.services.critictool_review import CriticToolReviewService
 
         return CriticToolReviewService(self.store)
+
+    @property
+    def schema_adjudication(self) -> SchemaAdjudicationService:
+        """Adjudication of any label schema's disagreements."""
+        from w2c_tui.services.schema_adjudication import SchemaAdjudicationService
+
+        return SchemaAdjudicationService(self.store)
 
     @property
     def schema_agreement(self) -> SchemaAgreementService:
