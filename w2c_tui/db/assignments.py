@@ -50,6 +50,20 @@ class NewAssignment:
     order_key: int
 
 
+def _labelled_by_assignee() -> Any:
+    """Condition on LabelRow and AssignmentRow: the assignee's current When2Call label (not a
+    withdrawal) on the assigned unit."""
+    return and_(
+        when2call(),
+        col(LabelRow.rater_id) == col(AssignmentRow.rater_id),
+        col(LabelRow.item_id) == col(AssignmentRow.item_id),
+        col(LabelRow.is_current).is_(True),
+        col(LabelRow.status) == VerdictStatus.OK.value,
+        func.coalesce(col(LabelRow.response_id), 0)
+        == func.coalesce(col(AssignmentRow.response_id), 0),
+    )
+
+
 class AssignmentStore:
     """Reads and writes assignment plans."""
 
@@ -142,15 +156,7 @@ class AssignmentStore:
         """Assigned units in queue order, annotator by annotator, with whether each is done."""
         with Session(self.engine) as session:
             ds = dataset_row(session, dataset)
-            mine = and_(
-                when2call(),
-                col(LabelRow.rater_id) == col(AssignmentRow.rater_id),
-                col(LabelRow.item_id) == col(AssignmentRow.item_id),
-                col(LabelRow.is_current).is_(True),
-                col(LabelRow.status) == VerdictStatus.OK.value,
-                func.coalesce(col(LabelRow.response_id), 0)
-                == func.coalesce(col(AssignmentRow.response_id), 0),
-            )
+            mine = _labelled_by_assignee()
             query = (
                 sa_select(
                     col(RaterRow.name),
@@ -272,15 +278,7 @@ class AssignmentStore:
         """Assigned / done for an annotator (None: nothing of this kind assigned to them)."""
         with Session(self.engine) as session:
             ds = dataset_row(session, dataset)
-            done_label = exists().where(
-                when2call(),
-                col(LabelRow.rater_id) == col(AssignmentRow.rater_id),
-                col(LabelRow.item_id) == col(AssignmentRow.item_id),
-                col(LabelRow.is_current).is_(True),
-                col(LabelRow.status) == VerdictStatus.OK.value,
-                func.coalesce(col(LabelRow.response_id), 0)
-                == func.coalesce(col(AssignmentRow.response_id), 0),
-            )
+            done_label = exists().where(_labelled_by_assignee())
             total, done = session.execute(
                 sa_select(func.count(), func.count().filter(done_label))
                 .select_from(AssignmentRow)
