@@ -9,6 +9,7 @@ import shutil
 import sqlite3
 from pathlib import Path
 
+from dbfixtures import WHEN2CALL
 from sqlalchemy import create_engine
 from sqlalchemy.pool import NullPool
 from test_merge import humans, laptop, w2c
@@ -62,11 +63,12 @@ def test_labels_still_in_an_older_files_wal_are_merged(services: Services, tmp_p
             "FROM rater WHERE name = 'ann'"
         )
         holder.execute(
-            "INSERT INTO verdict (rater_id, item_id, target_model_id, response_id, label, "
-            "status, scores_json, source, is_current, created_at, seen) SELECT "
+            "INSERT INTO label (rater_id, item_id, target_model_id, response_id, schema_name, "
+            "question, value, status, scores_json, source, is_current, created_at, seen) SELECT "
             "(SELECT id FROM rater WHERE name = 'carol'), item_id, target_model_id, response_id, "
-            "'direct', status, scores_json, source, is_current, created_at, seen FROM verdict "
-            "WHERE rater_id = (SELECT id FROM rater WHERE name = 'ann') AND is_current"
+            "schema_name, question, 'direct', status, scores_json, source, is_current, "
+            "created_at, seen FROM label WHERE rater_id = (SELECT id FROM rater WHERE name = "
+            f"'ann') AND is_current AND {WHEN2CALL}"
         )
         holder.execute("COMMIT")
         wal = Path(f"{old}-wal")

@@ -249,7 +249,7 @@ async def test_the_datasets_screen_opens_a_schema(demo: Services, tmp_path: Path
         why = app.screen.query_one("#schema-pick-why", Label)
         await until(pilot, lambda: "built-in" in str(why.render()))
         assert isinstance(app.screen, SchemaPickDialog)
-        assert "its labels and checklist are recorded on the review screen" in str(why.render())
+        assert "its labels, checklist and notes are recorded on the" in str(why.render())
         await pilot.press("end", "enter")
         screen = await schema_screen(app, pilot)
         assert screen.dataset == "demo" and screen.schema.name == "bar"

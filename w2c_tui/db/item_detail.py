@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
+from w2c_tui.db.checklist import item_checklist
 from w2c_tui.db.common import target_model_names
 from w2c_tui.db.convert import to_item, to_rater, to_verdict
 from w2c_tui.db.tables import (
@@ -14,8 +15,6 @@ from w2c_tui.db.tables import (
     DatasetRow,
     ItemRow,
     LabelRow,
-    NoteRow,
-    QAFlagRow,
     RaterRow,
     ResponseRow,
 )
@@ -129,17 +128,5 @@ def _qa(session: Session, item_id: int, rater_id: int | None, verdicts: list[Ver
         ),
         None,
     )
-    flags: dict[str, bool] = {}
-    for code, active in session.exec(
-        select(QAFlagRow.code, QAFlagRow.active)
-        .where(col(QAFlagRow.item_id) == item_id, col(QAFlagRow.rater_id) == rater_id)
-        .order_by(col(QAFlagRow.id))
-    ).all():
-        flags[code] = active
-    note = session.exec(
-        select(NoteRow.text)
-        .where(col(NoteRow.item_id) == item_id, col(NoteRow.rater_id) == rater_id)
-        .order_by(col(NoteRow.id).desc())
-        .limit(1)
-    ).first()
-    return ItemQA(label=label, flags=frozenset(c for c, on in flags.items() if on), note=note or "")
+    flags, note = item_checklist(session, item_id, rater_id)
+    return ItemQA(label=label, flags=flags, note=note)

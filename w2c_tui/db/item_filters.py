@@ -17,13 +17,13 @@ from sqlalchemy import select as sa_select
 from sqlalchemy.orm import aliased
 from sqlmodel import col
 
+from w2c_tui.db.checklist import flag_on
 from w2c_tui.db.item_search import search_condition
 from w2c_tui.db.tables import (
     AssignmentPlanRow,
     AssignmentRow,
     ItemRow,
     LabelRow,
-    QAFlagRow,
     RaterRow,
     ResponseRow,
 )
@@ -123,19 +123,10 @@ def disagreement_condition() -> Any:
 
 def flag_condition(code: str) -> Any:
     """Someone has this QA flag (any flag for ANY_FLAG) switched on for the item now: their
-    latest event for the item and code is an `on`."""
-    flag = aliased(QAFlagRow)
-    later = aliased(QAFlagRow)
-    newer = exists().where(
-        col(later.item_id) == col(flag.item_id),
-        col(later.rater_id) == col(flag.rater_id),
-        col(later.code) == col(flag.code),
-        col(later.id) > col(flag.id),
-    )
-    wanted = [] if code == ANY_FLAG else [col(flag.code) == code]
-    return exists().where(
-        col(flag.item_id) == col(ItemRow.id), col(flag.active).is_(True), *wanted, not_(newer)
-    )
+    current checklist answer is "yes"."""
+    flag = aliased(LabelRow)
+    wanted = [] if code == ANY_FLAG else [col(flag.question) == code]
+    return exists().where(col(flag.item_id) == col(ItemRow.id), flag_on(flag), *wanted)
 
 
 def conditions(spec: ListSpec) -> list[Any]:

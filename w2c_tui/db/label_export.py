@@ -10,14 +10,13 @@ from sqlalchemy import Engine
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
+from w2c_tui.db.checklist import NOTE, YES, checklist_rows
 from w2c_tui.db.common import target_model_names
 from w2c_tui.db.tables import (
     DatasetRow,
     GuidelineRow,
     ItemRow,
     LabelRow,
-    NoteRow,
-    QAFlagRow,
     RaterRow,
     ResponseRow,
 )
@@ -113,21 +112,18 @@ def export_labels(engine: Engine, dataset: str | None = None) -> list[LabelRecor
 def _qa_state(
     session: Session,
 ) -> tuple[dict[tuple[int, int], set[str]], dict[tuple[int, int], str]]:
+    """(rater, item) → flags switched on now, and → the current note (checklist answers)."""
     flags: dict[tuple[int, int], set[str]] = defaultdict(set)
-    for rater_id, item_id, code, active in session.exec(
-        select(QAFlagRow.rater_id, QAFlagRow.item_id, QAFlagRow.code, QAFlagRow.active).order_by(
-            col(QAFlagRow.id)
+    notes: dict[tuple[int, int], str] = {}
+    for rater_id, item_id, question, value in session.exec(
+        select(LabelRow.rater_id, LabelRow.item_id, LabelRow.question, LabelRow.value).where(
+            checklist_rows(), col(LabelRow.is_current).is_(True)
         )
     ).all():
-        if active:
-            flags[(rater_id, item_id)].add(code)
-        else:
-            flags[(rater_id, item_id)].discard(code)
-    notes: dict[tuple[int, int], str] = {}
-    for rater_id, item_id, text in session.exec(
-        select(NoteRow.rater_id, NoteRow.item_id, NoteRow.text).order_by(col(NoteRow.id))
-    ).all():
-        notes[(rater_id, item_id)] = text
+        if question == NOTE:
+            notes[(rater_id, item_id)] = value or ""
+        elif value == YES:
+            flags[(rater_id, item_id)].add(question)
     return flags, notes
 
 
@@ -150,19 +146,15 @@ def _qa_only(
         annotator, uuid, ds_name = rater.name, item.uuid, ds.name
         if (dataset is not None and ds_name != dataset) or (annotator, uuid, ds_name) in seen:
             continue
-        stamps = list(
+        when: list[datetime] = sorted(
             session.exec(
-                select(QAFlagRow.created_at).where(
-                    col(QAFlagRow.item_id) == item_id, col(QAFlagRow.rater_id) == rater_id
+                select(LabelRow.created_at).where(
+                    col(LabelRow.item_id) == item_id,
+                    col(LabelRow.rater_id) == rater_id,
+                    checklist_rows(),
                 )
             ).all()
         )
-        stamps += session.exec(
-            select(NoteRow.created_at).where(
-                col(NoteRow.item_id) == item_id, col(NoteRow.rater_id) == rater_id
-            )
-        ).all()
-        when: list[datetime] = sorted(stamps)
         out.append(
             LabelRecord(
                 annotator=annotator,

@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
+from w2c_tui.db.checklist import current_note, write_flag, write_note
 from w2c_tui.db.common import dataset_row, ids_by, rater_row
 from w2c_tui.db.label_write import LabelWrite, current_verdict, write_label
-from w2c_tui.db.tables import ItemRow, NoteRow, QAFlagRow, ResponseRow, TargetModelRow
+from w2c_tui.db.tables import ItemRow, ResponseRow, TargetModelRow
 from w2c_tui.db.writes import retry_write, write_session
 from w2c_tui.domain.errors import InputError
 from w2c_tui.domain.labels import Label, RaterKind
@@ -215,22 +216,7 @@ class LabelImporter:
     @staticmethod
     def _flags(session: Session, rater_id: int, item_id: int, flags: tuple[str, ...]) -> int:
         """Switch on the flags that are not on yet (an import never switches one off)."""
-        added = 0
-        for code in flags:
-            last = session.exec(
-                select(QAFlagRow.active)
-                .where(
-                    col(QAFlagRow.item_id) == item_id,
-                    col(QAFlagRow.rater_id) == rater_id,
-                    col(QAFlagRow.code) == code,
-                )
-                .order_by(col(QAFlagRow.id).desc())
-                .limit(1)
-            ).first()
-            if not last:
-                session.add(QAFlagRow(item_id=item_id, rater_id=rater_id, code=code, active=True))
-                added += 1
-        return added
+        return sum(write_flag(session, rater_id, item_id, code, True) for code in flags)
 
     @staticmethod
     def _note(
@@ -240,18 +226,13 @@ class LabelImporter:
         replace, unless the annotator has a note)."""
         if not note:
             return
-        current = session.exec(
-            select(NoteRow.text)
-            .where(col(NoteRow.item_id) == item_id, col(NoteRow.rater_id) == rater_id)
-            .order_by(col(NoteRow.id).desc())
-            .limit(1)
-        ).first()
+        current = current_note(session, rater_id, item_id)
         if current == note:
             return
         if current and not report.replace:
             report.notes_kept += 1
             return
-        session.add(NoteRow(item_id=item_id, rater_id=rater_id, text=note))
+        write_note(session, rater_id, item_id, note)
         if current:
             report.notes_replaced += 1
         else:

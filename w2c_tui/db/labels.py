@@ -5,16 +5,11 @@ from __future__ import annotations
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
+from w2c_tui.db.checklist import write_flag, write_note
 from w2c_tui.db.common import rater_row, target_model_row
 from w2c_tui.db.label_export import export_labels
 from w2c_tui.db.label_write import LabelWrite, write_label
-from w2c_tui.db.tables import (
-    ItemRow,
-    NoteRow,
-    QAFlagRow,
-    RaterRow,
-    ResponseRow,
-)
+from w2c_tui.db.tables import ItemRow, RaterRow, ResponseRow
 from w2c_tui.db.writes import retry_write, write_session
 from w2c_tui.domain.errors import NotFoundError
 from w2c_tui.domain.labels import Label, RaterKind
@@ -119,14 +114,14 @@ class LabelStore:
             )
 
     def set_flag(self, rater_id: int, item_id: int, code: str, active: bool) -> None:
-        """Switch a QA flag on or off (appends an event)."""
-        with Session(self.engine) as session, session.begin():
-            session.add(QAFlagRow(item_id=item_id, rater_id=rater_id, code=code, active=active))
+        """Switch a QA flag on or off (an answer of the item-QA schema; history kept)."""
+        with write_session(self.engine) as session, session.begin():
+            write_flag(session, rater_id, item_id, code, active)
 
     def set_note(self, rater_id: int, item_id: int, text: str) -> None:
         """Replace the annotator's note on an item (the earlier text stays in history)."""
-        with Session(self.engine) as session, session.begin():
-            session.add(NoteRow(item_id=item_id, rater_id=rater_id, text=text))
+        with write_session(self.engine) as session, session.begin():
+            write_note(session, rater_id, item_id, text)
 
     def ensure_target_model(self, name: str, backend: str | None = None) -> int:
         """A target model id by name (created when new)."""

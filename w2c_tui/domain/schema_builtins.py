@@ -72,9 +72,14 @@ def _checklist() -> tuple[Question, ...]:
 WHEN2CALL_ITEM_QA = LabelSchema(
     name="when2call-item-qa",
     title="When2Call item QA",
-    description="An item's correct behaviour, then the When2Call paper's checklist (Table 6).",
+    description="An item's correct behaviour, then the When2Call paper's checklist (Table 6) "
+    "and a note.",
     unit=UnitKind.ITEM,
-    questions=(_behaviour_question("What is the correct behaviour?"), *_checklist()),
+    questions=(
+        _behaviour_question("What is the correct behaviour?"),
+        *_checklist(),
+        Question(name="note", title="Note", kind=QuestionKind.TEXT, level=None, after_blind=True),
+    ),
     blind_hidden=("gold", "held_out_param", "target_tool", "orig_question", "source_id"),
     builtin=True,
 )

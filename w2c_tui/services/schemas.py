@@ -49,9 +49,9 @@ class SchemaService:
         """The schema called `name` if its labels may be written here (or, with `read`,
         exported and compared). Every schema's labels live in the one store, and
         `when2call-behaviour`'s are written here as on the review screen (the same rows);
-        `when2call-item-qa`'s checklist is recorded as the review screen's flags and
-        CriticTool's by its screen and judge runs, so those two are written there only
-        (InputError naming `where`)."""
+        `when2call-item-qa`'s on the review screen's item QA (where the checklist and the note
+        are optional, as the schema's form would not have them) and CriticTool's by its screen
+        and judge runs, so those two are written there only (InputError naming `where`)."""
         schema = self.get(name)
         if not schema.builtin or read or schema.name == WHEN2CALL_BEHAVIOUR.name:
             return schema
@@ -64,8 +64,8 @@ class SchemaService:
             )
         raise InputError(
             where,
-            f"{name!r} is a built-in schema: its labels and checklist are recorded on the "
-            "review screen (item QA) and by `w2c labels import` (without --schema); "
+            f"{name!r} is a built-in schema: its labels, checklist and notes are recorded on "
+            "the review screen (item QA) and by `w2c labels import` (without --schema); "
             "`w2c labels export --schema` and `w2c agreement --schema` read them",
         )
 

@@ -9,7 +9,7 @@ assignment by (rater, unit). A row already there is left alone, so merging the s
 changes nothing. History is kept: every label arrives, and of the current ones the later
 wins; the one it beats stays as history (superseded), and a different label is a conflict
 (`history.py`). Each kind of row has its module (`schema_labels.py` for every schema's labels,
-`team.py`); the flags and notes, append-only, are written by `Merger.flags_and_notes`.
+`team.py`); the item-QA checklist and notes are answers of `when2call-item-qa`.
 """
 
 from __future__ import annotations
@@ -28,8 +28,6 @@ from w2c_tui.db.tables import (
     DatasetRow,
     GuidelineRow,
     ItemRow,
-    NoteRow,
-    QAFlagRow,
     RaterRow,
     ResponseRow,
     TargetModelRow,
@@ -65,8 +63,6 @@ class Source:
     """Dataset name → item uuid → fingerprint."""
     raters: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Rater key → its columns (people only)."""
-    flags: list[dict[str, Any]] = field(default_factory=list)
-    notes: list[dict[str, Any]] = field(default_factory=list)
     guidelines: list[dict[str, Any]] = field(default_factory=list)
     guideline_seen: list[dict[str, Any]] = field(default_factory=list)
     plans: list[dict[str, Any]] = field(default_factory=list)
@@ -110,6 +106,7 @@ class Counts:
     schema_labels: int = 0
     schema_labels_known: int = 0
     flags: int = 0
+    """Item-QA checklist answers added (flags switched on or off)."""
     notes: int = 0
     guidelines: int = 0
     assignments: int = 0
@@ -140,7 +137,7 @@ class Merger:
     def check_datasets(self) -> None:
         """Every dataset the source has work in must be in the target with the same items."""
         used = {v["dataset"] for v in self.src.schema_labels} | {
-            r["dataset"] for r in (*self.src.flags, *self.src.notes, *self.src.assignments)
+            r["dataset"] for r in self.src.assignments
         }
         path = str(self.src.path)
         for name in sorted(used):
@@ -227,29 +224,3 @@ class Merger:
             )
         ).first()
         return found[0] if found else None
-
-    # ---- appended rows ---------------------------------------------------------------------
-
-    def flags_and_notes(self) -> None:
-        """Flags and notes that are not there yet (they are append-only histories)."""
-        for table, rows, what, attr in (
-            (QAFlagRow, self.src.flags, ("code", "active"), "flags"),
-            (NoteRow, self.src.notes, ("text",), "notes"),
-        ):
-            have = {
-                (r.rater_id, r.item_id, *(getattr(r, k) for k in what), moment(r.created_at))
-                for (r,) in self.s.execute(
-                    select(table).where(table.item_id.in_(list(self.items.values())))  # type: ignore[attr-defined]
-                )
-            }
-            new = []
-            for row in rows:
-                rater, item = self.raters[row["rater"]], self.items[(row["dataset"], row["uuid"])]
-                key = (rater, item, *(row[k] for k in what), moment(row["created_at"]))
-                if key not in have:
-                    have.add(key)
-                    values = {k: row[k] for k in (*what, "created_at")}
-                    new.append({"rater_id": rater, "item_id": item, **values})
-            if new:
-                self.s.execute(insert(table), new)
-            setattr(self.out, attr, len(new))

@@ -1,6 +1,6 @@
 """Reading another w2c database for `w2c merge`: what people made there, keyed by identity
 (When2Call verdicts, label schemas and the answers of every schema, CriticTool's included,
-flags, notes, guidelines, assignments).
+guidelines, assignments).
 
 Nothing here uses the source's row ids as identities: items are known by uuid, raters by their
 key, target models by name, responses by (item, model, text), datasets by name and content.
@@ -32,8 +32,6 @@ from w2c_tui.db.tables import (
     GuidelineRow,
     GuidelineSeenRow,
     ItemRow,
-    NoteRow,
-    QAFlagRow,
     RaterRow,
     ResponseRow,
     TargetModelRow,
@@ -141,13 +139,6 @@ def read_source(path: Path) -> Source:
         }
         guidelines = {r.id: r for r in rows(select(GuidelineRow))}
         read_schema_labels(source, rows, raters, items, models, responses, guidelines)
-        for table, into in ((QAFlagRow, source.flags), (NoteRow, source.notes)):
-            for row in rows(select(table).where(table.rater_id.in_(list(raters)))):  # type: ignore[attr-defined]
-                values = dict(row._mapping)
-                values.pop("id")
-                values["rater"] = raters[values.pop("rater_id")].key
-                values["dataset"], values["uuid"] = items[values.pop("item_id")]
-                into.append(values)
         for row in guidelines.values():
             source.guidelines.append(_guideline(row, datasets))
         for row in rows(select(GuidelineSeenRow)):

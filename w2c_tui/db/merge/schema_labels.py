@@ -20,6 +20,8 @@ from typing import Any
 from sqlalchemy import insert, update
 from sqlmodel import col, select
 
+from w2c_tui.db.checklist import NOTE
+from w2c_tui.db.checklist import SCHEMA as CHECKLIST_SCHEMA
 from w2c_tui.db.common import chunked
 from w2c_tui.db.merge.base import TARGET, Merger, ResponseKey, Source
 from w2c_tui.db.merge.history import History, Row, apply, as_row, plan
@@ -113,6 +115,15 @@ def _is_when2call(row: Row) -> bool:
     return row["schema_name"] in SCHEMAS and row["question"] == QUESTION
 
 
+def _part(row: Row) -> str:
+    """Which count a row adds to: When2Call labels, checklist flags, notes, other answers."""
+    if _is_when2call(row):
+        return "verdicts"
+    if row["schema_name"] == CHECKLIST_SCHEMA:
+        return "notes" if row["question"] == NOTE else "flags"
+    return "schema_labels"
+
+
 def _shown(row: Row) -> str | None:
     if _is_when2call(row):
         return row["value"]  # type: ignore[no-any-return]
@@ -202,11 +213,10 @@ def merge_schema_labels(m: Merger) -> None:
         }
 
     existing = _existing(m, set(by_unit))
-    for when2call in (True, False):  # one rule; counted apart
-        part = {u: rows for u, rows in by_unit.items() if _is_when2call(rows[0]) is when2call}
+    for part_name in ("verdicts", "flags", "notes", "schema_labels"):  # one rule; counted apart
+        part = {u: rows for u, rows in by_unit.items() if _part(rows[0]) == part_name}
         changes = plan(m, SCHEMA_LABELS, part, existing, values)
         apply(m, SCHEMA_LABELS, changes)
-        if when2call:
-            m.out.verdicts, m.out.verdicts_known = len(changes.new_rows), changes.known
-        else:
-            m.out.schema_labels, m.out.schema_labels_known = len(changes.new_rows), changes.known
+        setattr(m.out, part_name, len(changes.new_rows))
+        if part_name in ("verdicts", "schema_labels"):
+            setattr(m.out, f"{part_name}_known", changes.known)

@@ -1,7 +1,7 @@
 """SQLModel tables of the annotation store (see docs/schema.md), one module per concern:
-`core` (datasets, items, target models, responses, raters, runs, imports), `labels` (item-QA
-flags and notes), `schema_labels` (label schemas and the one label store: every schema's
-answers, When2Call's and CriticTool's included), `critictool` (CriticTool samples and
+`core` (datasets, items, target models, responses, raters, runs, imports), `schema_labels`
+(label schemas and the one label store: every schema's answers, When2Call's labels, item-QA
+checklist and notes, and CriticTool's included), `critictool` (CriticTool samples and
 predictions) and `team` (assignments, guidelines, review places,
 roles, invitations). Importing this package imports every one of them, so
 `SQLModel.metadata` holds every table (Alembic compares against it)."""
@@ -20,7 +20,6 @@ from w2c_tui.db.tables.core import (
     TargetModelRow,
 )
 from w2c_tui.db.tables.critictool import CriticToolPredictionRow, CriticToolSampleRow
-from w2c_tui.db.tables.labels import NoteRow, QAFlagRow
 from w2c_tui.db.tables.schema_labels import CURRENT_LABEL_UNIT, LabelRow, LabelSchemaRow
 from w2c_tui.db.tables.team import (
     AssignmentPlanRow,
@@ -46,8 +45,6 @@ __all__ = [
     "ItemRow",
     "LabelRow",
     "LabelSchemaRow",
-    "NoteRow",
-    "QAFlagRow",
     "RaterRow",
     "ResponseRow",
     "ReviewPlaceRow",
