@@ -13,6 +13,7 @@ from sqlmodel import Session
 
 from w2c_tui.db.tables import LabelRow
 from w2c_tui.domain.errors import InputError, NotFoundError
+from w2c_tui.domain.labels import Label
 from w2c_tui.domain.schema_labels import AnswerLine, Unit
 from w2c_tui.services import Services
 
@@ -126,13 +127,26 @@ def test_item_units_share_the_index_with_a_null_response(demo: Services, tmp_pat
         session.commit()
 
 
-def test_when2call_labels_are_written_by_the_review_path_only(demo: Services) -> None:
+def test_item_qa_through_the_schema_is_the_review_screens_item_qa(demo: Services) -> None:
+    """`when2call-item-qa` answers written like any schema's are the review screen's item-QA
+    label, checklist flags and note; CriticTool's are written on its own screen only."""
     dataset = demo.datasets.all()[0].name
     unit = demo.schemas.unit_refs("when2call-item-qa", dataset)[0].unit
-    before = query(demo.url, "SELECT count(*) FROM label")
+    answers = {"behaviour": "direct", "direct_contains_rfi": "yes", "note": "fine"}
+    assert demo.schemas.label("ann", "when2call-item-qa", unit, answers) == 3
+    qa = demo.review.detail(unit.item_id, "ann").qa
+    assert (qa.label, qa.flags, qa.note) == (
+        Label.DIRECT,
+        frozenset({"direct_contains_rfi"}),
+        "fine",
+    )
+    demo.review.set_flag(
+        "ann", unit.item_id, "direct_contains_rfi", False
+    )  # off on the review screen
+    assert "direct_contains_rfi" not in demo.schemas.current("ann", "when2call-item-qa", unit)
+    ct = demo.schemas.unit_refs("when2call-behaviour", dataset)[0].unit
     with pytest.raises(InputError, match="built-in schema"):
-        demo.schemas.label("ann", "when2call-item-qa", unit, {"behaviour": "direct"})
-    assert query(demo.url, "SELECT count(*) FROM label") == before
+        demo.schemas.label("ann", "critictool", ct, {"error": "no"})
 
 
 def test_an_import_is_whole_or_nothing(demo: Services, tmp_path: Path) -> None:

@@ -89,3 +89,56 @@ def test_critictool_blind_questions_come_first() -> None:
     assert form.current.name == "critique_right"
     open_form = SchemaForm(CRITICTOOL, blind=False)
     assert len(open_form.questions()) == 7  # no category until error is yes; the note last
+
+
+OPTIONAL = """\
+name = "optional"
+unit = "item"
+
+[[questions]]
+name = "ok"
+options = ["yes", "no"]
+
+[[questions]]
+name = "flag"
+options = ["yes", "no"]
+required = false
+
+[[questions]]
+name = "note"
+kind = "text"
+required = false
+"""
+
+
+def test_optional_questions_are_offered_and_may_be_skipped() -> None:
+    schema = parse_schema(OPTIONAL, "optional.toml")
+    assert [q.required for q in schema.questions] == [True, False, False]
+    assert schema.questions[1].as_json()["required"] is False
+    assert "required" not in schema.questions[0].as_json()  # the default is not said
+    form = SchemaForm(schema)
+    assert not form.skip()  # a required question cannot be skipped
+    form.press("1")
+    assert form.complete and not form.done  # the label is complete; the flag is offered
+    assert form.current is not None and form.current.name == "flag"
+    assert form.skip() and form.current is not None and form.current.name == "note"
+    assert form.skip() and form.done and form.stored() == {"ok": "yes", "flag": None, "note": None}
+    form.reopen("flag")  # asked again
+    assert form.current is not None and form.current.name == "flag"
+    form.press("1")
+    assert form.stored()["flag"] == "yes"
+
+
+def test_the_item_qa_checklist_and_note_are_optional() -> None:
+    from w2c_tui.domain.qa import QA_FLAGS
+    from w2c_tui.domain.schema_builtins import WHEN2CALL_ITEM_QA
+
+    form = SchemaForm(WHEN2CALL_ITEM_QA, blind=True)
+    form.press("3")  # request for info: its checks are offered, none required
+    assert form.complete and form.blind_done
+    asked = [q.name for q in form.questions()]
+    assert asked[0] == "behaviour" and asked[-1] == "note" and len(asked) > 2
+    assert set(asked[1:-1]) <= {f.code for f in QA_FLAGS}
+    while form.skip():
+        pass
+    assert form.done and form.stored()["behaviour"] == "request_for_info"

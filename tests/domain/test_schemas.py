@@ -145,7 +145,9 @@ def test_builtins_mirror_the_code() -> None:
     behaviour = BUILTIN_SCHEMAS["when2call-behaviour"]
     assert behaviour.unit is UnitKind.RESPONSE
     assert [o.value for o in behaviour.questions[0].options] == [label.value for label in LABELS]
-    assert WHEN2CALL_ITEM_QA.names[1:] == tuple(f.code for f in QA_FLAGS)
+    assert WHEN2CALL_ITEM_QA.names[1:-1] == tuple(f.code for f in QA_FLAGS)
+    assert WHEN2CALL_ITEM_QA.names[-1] == "note"  # the checklist and the note are optional
+    assert [q.required for q in WHEN2CALL_ITEM_QA.questions][1:] == [False] * (len(QA_FLAGS) + 1)
     assert WHEN2CALL_ITEM_QA.question("qca_vague").when is not None
     assert WHEN2CALL_ITEM_QA.question("rfi_reason").when is None
     assert CRITICTOOL.names == (*(q.value for q in critic.Question), critic.NOTE)

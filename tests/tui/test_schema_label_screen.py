@@ -244,12 +244,12 @@ async def test_the_datasets_screen_opens_a_schema(demo: Services, tmp_path: Path
         options = app.screen.query_one(OptionList)
         names = [options.get_option_at_index(i).id for i in range(options.option_count)]
         assert names[-1] == "bar" and "when2call-behaviour" in names
-        assert names[1] == "when2call-item-qa"
-        await pilot.press("home", "down", "enter")  # its checklist is the review screen's
+        assert names[2] == "critictool"
+        await pilot.press("home", "down", "down", "enter")  # labelled on its own screen
         why = app.screen.query_one("#schema-pick-why", Label)
         await until(pilot, lambda: "built-in" in str(why.render()))
         assert isinstance(app.screen, SchemaPickDialog)
-        assert "its labels, checklist and notes are recorded on the" in str(why.render())
+        assert "its labels are recorded on the CriticTool screen" in str(why.render())
         await pilot.press("end", "enter")
         screen = await schema_screen(app, pilot)
         assert screen.dataset == "demo" and screen.schema.name == "bar"
@@ -285,3 +285,29 @@ async def test_an_annotators_queue_comes_first_and_q_shows_every_unit(
         await pilot.press("Q")
         assert [r.unit for r in screen.units] == queue and screen.index == 1
     assert demo.schemas.queue("bar", "demo", "ben") != queue  # each annotator's own
+
+
+async def test_item_qa_on_the_schema_screen_skips_the_optional_checks(demo: Services) -> None:
+    """`when2call-item-qa` on the schema screen: the behaviour is required; the checks of its
+    class and the note are offered and skipped with `s` (one) and `S` (the rest); the label is
+    the review screen's."""
+    app = W2CApp(demo, annotator="ann", dataset="demo", schema="when2call-item-qa")
+    async with app.run_test(size=(160, 45)) as pilot:
+        screen = await schema_screen(app, pilot)
+        first = screen.units[0].unit
+        await pilot.press("1")  # direct answer
+        assert screen.index == 0 and screen.form.complete and not screen.form.done
+        assert "optional: s skips it" in screen_text(app)
+        flagged = screen.form.current
+        assert flagged is not None and not flagged.required
+        await pilot.press("1")  # the first check offered: yes
+        await pilot.press("s")  # the next check: skipped
+        assert screen.index == 0 and screen.form.current is not None
+        await pilot.press("S")  # every optional question left, the note included
+        await until(pilot, lambda: screen.index == 1)
+    assert answers(demo, "when2call-item-qa", first) == {
+        "behaviour": "direct",
+        flagged.name: "yes",
+    }
+    qa = demo.review.detail(first.item_id, "ann").qa
+    assert qa.flags == frozenset({flagged.name}) and qa.note == ""

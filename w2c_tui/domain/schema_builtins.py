@@ -64,6 +64,7 @@ def _checklist() -> tuple[Question, ...]:
                 options=YES_NO,
                 when=Condition("behaviour", (gold.value,)) if gold is not None else None,
                 after_blind=True,
+                required=False,
             )
         )
     return tuple(out)
@@ -78,7 +79,14 @@ WHEN2CALL_ITEM_QA = LabelSchema(
     questions=(
         _behaviour_question("What is the correct behaviour?"),
         *_checklist(),
-        Question(name="note", title="Note", kind=QuestionKind.TEXT, level=None, after_blind=True),
+        Question(
+            name="note",
+            title="Note",
+            kind=QuestionKind.TEXT,
+            level=None,
+            after_blind=True,
+            required=False,
+        ),
     ),
     blind_hidden=("gold", "held_out_param", "target_tool", "orig_question", "source_id"),
     builtin=True,
@@ -117,6 +125,7 @@ CRITICTOOL = LabelSchema(
             kind=QuestionKind.TEXT,
             level=None,
             after_blind=True,
+            required=False,
         ),
     ),
     blind_hidden=("gold", "prediction", "target_model"),

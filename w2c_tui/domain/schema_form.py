@@ -22,12 +22,18 @@ class SchemaForm:
     blind: bool = False
     answers: dict[str, str] = field(default_factory=dict)
     history: list[dict[str, str]] = field(default_factory=list)
+    skipped: set[str] = field(default_factory=set)
+    """Optional questions passed over on this visit (not recorded: nothing was answered)."""
 
     @property
     def blind_done(self) -> bool:
-        """Every blind question asked is answered (the hidden fields may now be shown)."""
-        return all(
-            q.name in self.answers for q in self.schema.asked(self.answers, blind_done=False)
+        """Every blind question asked is answered or, if optional, skipped (the hidden fields
+        may now be shown)."""
+        return all(self._settled(q) for q in self.schema.asked(self.answers, blind_done=False))
+
+    def _settled(self, question: Question) -> bool:
+        return question.name in self.answers or (
+            not question.required and question.name in self.skipped
         )
 
     def questions(self) -> list[Question]:
@@ -36,13 +42,26 @@ class SchemaForm:
 
     @property
     def current(self) -> Question | None:
-        """The first question asked and not answered (None: the label is complete)."""
-        return next((q for q in self.questions() if q.name not in self.answers), None)
+        """The first question asked and neither answered nor skipped (None: nothing left)."""
+        return next((q for q in self.questions() if not self._settled(q)), None)
 
     @property
     def complete(self) -> bool:
-        """Every question asked is answered."""
+        """Every required question asked is answered (optional ones may be open)."""
+        return all(q.name in self.answers for q in self.questions() if q.required)
+
+    @property
+    def done(self) -> bool:
+        """Nothing is left to ask on this visit: the screen may move on."""
         return self.current is None
+
+    def skip(self) -> bool:
+        """Pass over the current question when it is optional; False when it is required."""
+        question = self.current
+        if question is None or question.required:
+            return False
+        self.skipped.add(question.name)
+        return True
 
     def press(self, key: str) -> bool:
         """Answer the current question with the option whose key is `key`; False when the
@@ -66,6 +85,7 @@ class SchemaForm:
 
     def reopen(self, name: str) -> None:
         """Clear one answer so that it is asked again (undoable)."""
+        self.skipped.discard(name)
         if name in self.answers:
             self.history.append(dict(self.answers))
             del self.answers[name]

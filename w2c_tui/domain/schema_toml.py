@@ -18,6 +18,7 @@
     options = ["1", "2", "3"]
     when = {polite = "yes"}       # asked only when an earlier answer is one of these
     after_blind = true            # asked after the blind questions (and the reveal)
+    required = false              # the label is complete without it (it may be skipped)
 
 tomllib gives no positions, so the line of a field is found in the text: the question's
 `[[questions]]` header and the `key =` line under it (the header when the key is not there).
@@ -46,7 +47,9 @@ from w2c_tui.domain.schemas import (
 SCHEMA_KEYS = frozenset(
     {"name", "title", "description", "unit", "version", "blind_hidden", "questions"}
 )
-QUESTION_KEYS = frozenset({"name", "title", "kind", "level", "options", "when", "after_blind"})
+QUESTION_KEYS = frozenset(
+    {"name", "title", "kind", "level", "options", "when", "after_blind", "required"}
+)
 OPTION_KEYS = frozenset({"value", "title", "key"})
 QUESTION_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 """Question names are identifiers: they are CSV column names and JSON keys."""
@@ -192,6 +195,9 @@ class _Reader:
         after = table.get("after_blind", False)
         if not isinstance(after, bool):
             raise self.fail(f"{where}after_blind", "must be true or false")
+        required = table.get("required", True)
+        if not isinstance(required, bool):
+            raise self.fail(f"{where}required", "must be true or false")
         return Question(
             name=name,
             title=self.string(table, "title", where, default=name),
@@ -200,6 +206,7 @@ class _Reader:
             options=options,
             when=self.condition(table.get("when"), where, earlier),
             after_blind=after,
+            required=required,
         )
 
     def options(self, raw: Any, kind: QuestionKind, where: str) -> tuple[Option, ...]:

@@ -99,6 +99,9 @@ class Question:
     when: Condition | None = None
     after_blind: bool = False
     """Asked only after every blind question is answered (and the hidden fields revealed)."""
+    required: bool = True
+    """A label is complete without an answer to an optional question (the form offers it and
+    the annotator may skip it: a checklist item, a note)."""
 
     def option(self, value: str) -> Option | None:
         """The option whose value is `value` (None when there is none)."""
@@ -142,6 +145,8 @@ class Question:
             "options": [{"value": o.value, "title": o.title, "key": o.key} for o in self.options],
             "after_blind": self.after_blind,
         }
+        if not self.required:  # said only when it is not the default
+            doc["required"] = False
         if self.when is not None:
             doc["when"] = {"question": self.when.question, "values": list(self.when.values)}
         return doc

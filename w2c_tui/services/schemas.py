@@ -6,7 +6,7 @@ from pathlib import Path
 
 from w2c_tui.db.store import Store
 from w2c_tui.domain.errors import InputError
-from w2c_tui.domain.schema_builtins import CRITICTOOL, WHEN2CALL_BEHAVIOUR
+from w2c_tui.domain.schema_builtins import CRITICTOOL
 from w2c_tui.domain.schema_labels import (
     SchemaAdded,
     SchemaImportReport,
@@ -48,24 +48,15 @@ class SchemaService:
     def in_store(self, name: str, where: str = "label", *, read: bool = False) -> LabelSchema:
         """The schema called `name` if its labels may be written here (or, with `read`,
         exported and compared). Every schema's labels live in the one store, and
-        `when2call-behaviour`'s are written here as on the review screen (the same rows);
-        `when2call-item-qa`'s on the review screen's item QA (where the checklist and the note
-        are optional, as the schema's form would not have them) and CriticTool's by its screen
-        and judge runs, so those two are written there only (InputError naming `where`)."""
+        The When2Call built-ins' are written here as on the review screen (the same rows);
+        CriticTool's by its screen and judge runs only (InputError naming `where`)."""
         schema = self.get(name)
-        if not schema.builtin or read or schema.name == WHEN2CALL_BEHAVIOUR.name:
+        if not schema.builtin or read or schema.name != CRITICTOOL.name:
             return schema
-        if schema.name == CRITICTOOL.name:
-            raise InputError(
-                where,
-                f"{name!r} is a built-in schema: its labels are recorded on the CriticTool "
-                "screen (w2c tui, then the dataset) and by CriticTool judge runs; "
-                "`w2c labels export --schema` and `w2c agreement --schema` read them",
-            )
         raise InputError(
             where,
-            f"{name!r} is a built-in schema: its labels, checklist and notes are recorded on "
-            "the review screen (item QA) and by `w2c labels import` (without --schema); "
+            f"{name!r} is a built-in schema: its labels are recorded on the CriticTool "
+            "screen (w2c tui, then the dataset) and by CriticTool judge runs; "
             "`w2c labels export --schema` and `w2c agreement --schema` read them",
         )
 

@@ -44,6 +44,8 @@ SCHEMA_BINDINGS: list[Binding] = [
     Binding("u,backspace", "undo", "undo", id="schema-undo"),
     Binding("j,n,down", "move(1)", "next", id="schema-next"),
     Binding("k,p,up", "move(-1)", "prev", id="schema-prev"),
+    Binding("s", "skip", "skip optional", id="schema-skip"),
+    Binding("S", "skip(True)", "skip the rest", id="schema-skip-rest", show=False),
     Binding("b", "toggle_blind", "blind", id="schema-blind"),
     Binding("Q", "toggle_queue", "my queue", id="schema-queue"),
     Binding("ctrl+s", "save_now", "save again", id="schema-save", show=False),
@@ -211,16 +213,31 @@ class SchemaLabelScreen(Screen[None]):
         self.keeper.try_now()
 
     def _answered(self, seen: Seen) -> None:
-        """Saved; on a complete label, on to the next unit."""
+        """Saved; when nothing is left to ask, on to the next unit."""
         if not self._save(seen):
             self.render_all()
             return
-        if self.form.complete and self.index + 1 < len(self.units):
+        self._next_when_done()
+
+    def _next_when_done(self) -> None:
+        if self.form.done and self.index + 1 < len(self.units):
             self.trail.append(self.index)
             self.index += 1
-        elif self.form.complete:
+        elif self.form.done:
             self.notify("The last unit is labelled.")
         self.render_all()
+
+    def action_skip(self, rest: bool = False) -> None:
+        """Pass over the current question when it is optional, or (`rest`) every optional
+        question up to the next required one (nothing is recorded)."""
+        if self.keeper.blocked():
+            return
+        if not self.form.skip():
+            self.app.bell()
+            return
+        while rest and self.form.skip():
+            pass
+        self._next_when_done()
 
     def action_pick(self, key: str) -> None:
         """Answer the current question with the option whose key is `key` (not the questions
@@ -246,6 +263,9 @@ class SchemaLabelScreen(Screen[None]):
     def text_submitted(self, event: Input.Submitted) -> None:
         """A free-text answer: saved like a key."""
         seen = self._seen()
+        if not event.value.strip() and self.form.skip():  # Enter on nothing skips an optional
+            self._next_when_done()
+            return
         if not self.form.write(event.value):
             self.app.bell()
             return

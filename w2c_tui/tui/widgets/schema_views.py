@@ -10,7 +10,7 @@ from rich.text import Text
 
 from w2c_tui.domain.schema_form import SchemaForm
 from w2c_tui.domain.schema_labels import SchemaUnit
-from w2c_tui.domain.schemas import LabelSchema
+from w2c_tui.domain.schemas import LabelSchema, QuestionKind
 
 
 def unit_view(unit: SchemaUnit, schema: LabelSchema, hidden: bool) -> Text:
@@ -74,6 +74,9 @@ def form_view(form: SchemaForm, schema: LabelSchema, *, hidden: bool, unsaved: b
         body.append_text(complete_line(unsaved))
     else:
         body.append(f"{current.title}\n", "bold")
+        if not current.required:
+            how = "Enter on nothing" if current.kind is QuestionKind.TEXT else "s"
+            body.append(f"  optional: {how} skips it, S every optional one left\n", "dim")
         for option in current.options:
             body.append(f"  {option.key} ", "bold reverse")
             body.append(f" {option.title}\n")
