@@ -30,7 +30,7 @@ from w2c_tui.domain.schemas import QuestionKind
 from w2c_tui.domain.team import Seen, annotator_key
 from w2c_tui.lost_labels import LostLabel
 from w2c_tui.tui.unsaved_answers import AnswerSaver, log_unsaved
-from w2c_tui.tui.widgets.schema_views import form_view, head_view, unit_view
+from w2c_tui.tui.widgets.schema_views import form_view, head_view, lost_answers, unit_view
 
 if TYPE_CHECKING:
     from w2c_tui.services import Services
@@ -194,14 +194,8 @@ class SchemaLabelScreen(Screen[None]):
             )
 
         def describe(reason: str, entered_at: datetime) -> LostLabel:
-            where = f"response {unit.unit.response_id}" if unit.unit.response_id else "item"
-            if unit.target_model:
-                where += f" (model {unit.target_model})"
-            answers = "; ".join(f"{q}={v or '(cleared)'}" for q, v in form.stored().items())
-            return LostLabel(
-                self.annotator, self.dataset, unit.item_uuid, f"{schema}: {where}",
-                answers or "(cleared)", entered_at, reason,
-            )  # fmt: skip
+            place = (self.annotator, self.dataset, schema)
+            return lost_answers(place, unit, form.stored(), reason, entered_at)
 
         return self.keeper.save(write, describe)
 

@@ -4,6 +4,8 @@ question's options)."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -11,6 +13,7 @@ from rich.text import Text
 from w2c_tui.domain.schema_form import SchemaForm
 from w2c_tui.domain.schema_labels import SchemaUnit
 from w2c_tui.domain.schemas import LabelSchema, QuestionKind
+from w2c_tui.lost_labels import LostLabel
 
 
 def unit_view(unit: SchemaUnit, schema: LabelSchema, hidden: bool) -> Text:
@@ -93,3 +96,23 @@ def head_view(place: str, order: str, who: str, *, complete: bool, unsaved: bool
     if unsaved:
         head.append("  NOT SAVED (ctrl+s)", "bold white on red")
     return head
+
+
+def lost_answers(
+    place: tuple[str, str, str],
+    unit: SchemaUnit,
+    stored: dict[str, str | None],
+    reason: str,
+    entered_at: datetime,
+) -> LostLabel:
+    """How the unsaved-labels log names answers that were never saved: (annotator, dataset,
+    schema), the unit, each answer."""
+    annotator, dataset, schema = place
+    where = f"response {unit.unit.response_id}" if unit.unit.response_id else "item"
+    if unit.target_model:
+        where += f" (model {unit.target_model})"
+    answers = "; ".join(f"{q}={v or '(cleared)'}" for q, v in stored.items())
+    return LostLabel(
+        annotator, dataset, unit.item_uuid, f"{schema}: {where}",
+        answers or "(cleared)", entered_at, reason,
+    )  # fmt: skip
