@@ -1,4 +1,4 @@
-"""SQLModel tables of the annotation store (see docs/schema.md), one module per concern:
+"""SQLModel tables of the annotation store (see docs/architecture.md), one module per concern:
 `core` (datasets, items, target models, responses, raters, runs, imports), `schema_labels`
 (label schemas and the one label store: every schema's answers, When2Call's labels, item-QA
 checklist and notes, and CriticTool's included), `critictool` (CriticTool samples and
