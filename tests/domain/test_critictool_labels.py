@@ -1,4 +1,5 @@
-"""The CriticTool label form: one key per choice, the questions by kind, undo, notes, JSON."""
+"""The CriticTool label form (the schema core's, over `critictool`): one key per choice, the
+questions by kind and unit, undo, notes, JSON."""
 
 from __future__ import annotations
 
@@ -7,14 +8,17 @@ from pathlib import Path
 import pytest
 
 from w2c_tui.domain.critictool_labels import (
+    NOTE,
     CriticToolLabel,
-    CriticToolLabelForm,
     ErrorCategory,
     Policy,
     Question,
+    form_answers,
     options,
-    questions,
+    unit_facts,
 )
+from w2c_tui.domain.schema_builtins import CRITICTOOL
+from w2c_tui.domain.schema_form import SchemaForm
 from w2c_tui.io.importers.critictool import read_critictool
 from w2c_tui.runs.critictool.parse import parse_reply
 from w2c_tui.runs.critictool.self_critique import self_critique
@@ -22,25 +26,35 @@ from w2c_tui.runs.critictool.self_critique import self_critique
 CT = Path(__file__).resolve().parents[1] / "io" / "fixtures" / "critictool"
 
 
+def _form(source: str, *, has_model: bool, blind: bool = False) -> SchemaForm:
+    """The CriticTool screen's form: the core's, over the built-in schema, the note aside."""
+    facts = unit_facts(source, has_model=has_model)  # type: ignore[arg-type]
+    form = SchemaForm(CRITICTOOL, blind, facts=facts)
+    form.skipped.add(NOTE)
+    return form
+
+
+def _label(form: SchemaForm) -> CriticToolLabel:
+    return CriticToolLabel.from_answers(form.answers)
+
+
+def _names(form: SchemaForm) -> list[str]:
+    return [q.name for q in form.questions() if q.name != NOTE]
+
+
 def test_internal_questions_and_keys() -> None:
-    form = CriticToolLabelForm(source="internal", has_model=True)
-    assert form.questions() == [
-        Question.ERROR,
-        Question.CATEGORY,
-        Question.CRITIQUE,
-        Question.TOOL,
-        Question.ARGS,
-    ]
-    assert form.press("1")  # error: yes
-    assert form.current is Question.CATEGORY
+    form = _form("internal", has_model=True)
+    assert _names(form) == [Question.ERROR, Question.CRITIQUE, Question.TOOL, Question.ARGS]
+    assert form.press("1")  # error: yes opens the category
+    assert form.current is not None and form.current.name == Question.CATEGORY
     assert not form.press("7")  # six categories only
     assert not form.press("x")
     assert form.press("4")  # parameter value
-    assert form.label.category is ErrorCategory.PARAMETERS_VALUE
+    assert _label(form).category is ErrorCategory.PARAMETERS_VALUE
     for key in "122":
         assert form.press(key)
     assert form.complete and not form.press("1")
-    assert form.label == CriticToolLabel(
+    assert _label(form) == CriticToolLabel(
         error=True,
         category=ErrorCategory.PARAMETERS_VALUE,
         critique_right=True,
@@ -50,40 +64,42 @@ def test_internal_questions_and_keys() -> None:
 
 
 def test_no_error_answers_the_category() -> None:
-    form = CriticToolLabelForm(source="internal", has_model=False)
+    form = _form("internal", has_model=False)
     assert form.press("2")
-    assert form.label.category is ErrorCategory.NONE
+    assert _label(form).category is ErrorCategory.NONE
     assert form.complete
     form.undo()
-    assert form.label == CriticToolLabel()
+    assert _label(form) == CriticToolLabel()
+    stored = CriticToolLabel(error=False, category=ErrorCategory.NONE)
+    assert form_answers(stored) == {"error": "no"}  # "none" follows from "no"
 
 
 def test_external_blind_mode_asks_the_model_last() -> None:
-    form = CriticToolLabelForm(source="external", has_model=True, blind=True)
-    assert form.questions() == list(questions("external", has_model=False))
+    form = _form("external", has_model=True, blind=True)
+    assert _names(form) == [Question.ERROR, Question.EXPECTED_POLICY]
     for key in "151":  # yes, environment, retry
         form.press(key)
     assert form.blind_done
-    assert form.label.expected_policy is Policy.RETRY
-    assert form.current is Question.CRITIQUE
-    assert form.questions()[-1] is Question.OBSERVED_POLICY
+    assert _label(form).expected_policy is Policy.RETRY
+    assert form.current is not None and form.current.name == Question.CRITIQUE
+    assert _names(form)[-1] == Question.OBSERVED_POLICY
     for key in "1113":
         form.press(key)
-    assert form.complete and form.label.observed_policy is Policy.FINISH
+    assert form.complete and _label(form).observed_policy is Policy.FINISH
 
 
 def test_undo_steps_back_through_every_change() -> None:
-    form = CriticToolLabelForm(source="internal", has_model=False)
+    form = _form("internal", has_model=False)
     form.press("1")
     form.press("2")
-    form.set_note("  hallucinated tool  ")
-    assert form.label.note == "hallucinated tool"
+    form.set_text(NOTE, "  hallucinated tool  ")
+    assert _label(form).note == "hallucinated tool"
     form.reopen(Question.CATEGORY)
-    assert form.current is Question.CATEGORY
-    assert form.undo() and form.label.category is ErrorCategory.TOOL_HALLUCINATION
-    assert form.undo() and form.label.note is None
+    assert form.current is not None and form.current.name == Question.CATEGORY
+    assert form.undo() and _label(form).category is ErrorCategory.TOOL_HALLUCINATION
+    assert form.undo() and _label(form).note is None
     assert form.undo() and form.undo()
-    assert form.label.empty and not form.undo()
+    assert _label(form).empty and not form.undo()
 
 
 def test_json_round_trip_and_refusals() -> None:

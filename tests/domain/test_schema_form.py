@@ -79,7 +79,8 @@ def test_undo_and_closed_branches() -> None:
 
 
 def test_critictool_blind_questions_come_first() -> None:
-    form = SchemaForm(CRITICTOOL, blind=True)
+    external = {"source": "external", "prediction": "yes"}
+    form = SchemaForm(CRITICTOOL, blind=True, facts=external)
     assert [q.name for q in form.questions()] == ["error", "expected_policy"]
     form.press("1")  # error: yes opens the category
     assert [q.name for q in form.questions()] == ["error", "category", "expected_policy"]
@@ -87,8 +88,10 @@ def test_critictool_blind_questions_come_first() -> None:
     form.press("1")
     assert form.blind_done and form.current is not None
     assert form.current.name == "critique_right"
-    open_form = SchemaForm(CRITICTOOL, blind=False)
+    open_form = SchemaForm(CRITICTOOL, blind=False, facts=external)
     assert len(open_form.questions()) == 7  # no category until error is yes; the note last
+    internal = SchemaForm(CRITICTOOL, facts={"source": "internal", "prediction": "no"})
+    assert [q.name for q in internal.questions()] == ["error", "note"]  # the unit's facts
 
 
 OPTIONAL = """\

@@ -98,7 +98,7 @@ async def test_blind_internal_labels_are_saved_before_moving_on(services: Servic
         assert screen.index == 1
         assert "Gold next step" not in screen_text(app)  # the next trajectory is blind again
         await pilot.press("k")
-        assert screen.form.label == full and "Gold next step" in screen_text(app)
+        assert screen.label == full and "Gold next step" in screen_text(app)
     ratings = services.critictool_review.ratings("ct-internal")
     assert [(r.sample_id, r.rater.name, r.label) for r in ratings] == [
         (sample.sample_id, "ann", full)

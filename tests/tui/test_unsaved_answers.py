@@ -18,7 +18,9 @@ from test_critictool_screen import INTERNAL, critictool_screen
 from test_critictool_screen import screen_text as critictool_text
 from test_schema_label_screen import answers, schema_screen, screen_text
 
-from w2c_tui.domain.critictool_labels import CriticToolLabel, CriticToolLabelForm, ErrorCategory
+from w2c_tui.domain.critictool_labels import CriticToolLabel, ErrorCategory, unit_facts
+from w2c_tui.domain.schema_builtins import CRITICTOOL
+from w2c_tui.domain.schema_form import SchemaForm
 from w2c_tui.services import Services
 from w2c_tui.tui import unsaved_answers
 from w2c_tui.tui.app import W2CApp
@@ -86,7 +88,7 @@ async def test_critictool_answers_the_database_refuses_stay_until_saved(
             await pilot.press("j")
             assert screen.unit == unit
             await pilot.press("1")  # the model's questions wait for the blind answers
-            assert screen.form.label.critique_right is None
+            assert screen.label.critique_right is None
         await until(pilot, lambda: not screen.keeper.unsaved)
         assert services.critictool_review.current(screen.rater_id, unit) == CriticToolLabel(
             error=False, category=ErrorCategory.NONE
@@ -118,7 +120,8 @@ async def test_discarded_critictool_answers_are_named_in_the_log(
 
 
 def test_a_complete_critictool_label_not_saved_never_says_saved() -> None:
-    form = CriticToolLabelForm(source="internal", has_model=False)
+    form = SchemaForm(CRITICTOOL, facts=unit_facts("internal", has_model=False))
+    form.skipped.add("note")
     form.press("2")  # no error: category none, the label is complete
     assert form.complete
     console = Console(width=80, record=True, color_system=None)

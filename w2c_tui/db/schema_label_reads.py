@@ -10,6 +10,7 @@ from sqlmodel import Session, col, select
 from w2c_tui.db.common import dataset_row, equal
 from w2c_tui.db.convert import loads
 from w2c_tui.db.tables import (
+    CriticToolSampleRow,
     DatasetRow,
     ItemRow,
     LabelRow,
@@ -22,7 +23,7 @@ from w2c_tui.domain.labels import RaterKind
 from w2c_tui.domain.models import Tool
 from w2c_tui.domain.records import RaterSpec
 from w2c_tui.domain.schema_labels import SchemaUnit, SchemaUnitRef, Unit, UnitAnswers
-from w2c_tui.domain.schemas import LabelSchema
+from w2c_tui.domain.schemas import LabelSchema, UnitKind
 
 RATERS = tuple(k for k in RaterKind if k is not RaterKind.ADJUDICATOR)
 """Whose answers are ratings (agreement, export): everyone but adjudicators."""
@@ -182,17 +183,29 @@ def schema_unit(engine: Engine, schema: LabelSchema, unit: Unit) -> SchemaUnit:
         item = session.get(ItemRow, unit.item_id)
         if item is None:
             raise NotFoundError(f"no item with id {unit.item_id}")
+        facts: dict[str, str] = {}
+        if schema.unit is UnitKind.CRITICTOOL_PREDICTION:
+            sample = session.exec(
+                select(CriticToolSampleRow.source).where(
+                    col(CriticToolSampleRow.item_id) == item.id
+                )
+            ).first()
+            facts = {"source": sample or "", "prediction": "yes" if unit.response_id else "no"}
         if unit.response_id is None:
-            return _unit(schema, item, None, None)
+            return _unit(schema, item, None, None, facts)
         response = session.get(ResponseRow, unit.response_id)
         if response is None:
             raise NotFoundError(f"no response with id {unit.response_id}")
         model = session.get(TargetModelRow, response.target_model_id)
-        return _unit(schema, item, response, model.name if model else None)
+        return _unit(schema, item, response, model.name if model else None, facts)
 
 
 def _unit(
-    schema: LabelSchema, item: ItemRow, response: ResponseRow | None, model: str | None
+    schema: LabelSchema,
+    item: ItemRow,
+    response: ResponseRow | None,
+    model: str | None,
+    facts: dict[str, str],
 ) -> SchemaUnit:
     assert item.id is not None
     facts = {"gold": item.gold or ""}
@@ -206,4 +219,5 @@ def _unit(
         hidden=hidden,
         tools=tuple(Tool(t).signature for t in loads(item.tools_json) or ()),
         shuffle_key=item.shuffle_key,
+        facts=facts,
     )

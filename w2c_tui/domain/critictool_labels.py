@@ -3,15 +3,16 @@
 The questions mirror the metrics: is there an error in the last step (detect), which one
 (category), is the model's critique right, is its corrected call right (tool, args) and, for
 external samples, which policy was expected and which the model followed. Every answer is one
-key; `CriticToolLabelForm` keeps the answers with an undo stack and says which question is next.
-In blind mode the questions about the model come only after the blind part is complete (and
-committed by the caller), so nothing about gold or the model is needed before that.
+key. The form is the schema core's (`SchemaForm` over the built-in `critictool` schema, with the
+unit's facts from `unit_facts`): in blind mode the questions about the model come only after
+the blind part is complete (and committed by the caller), so nothing about gold or the model is
+needed before that.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -169,78 +170,17 @@ class CriticToolLabel:
         return label
 
 
-def questions(source: Source, *, has_model: bool, blind_done: bool = True) -> list[Question]:
-    """The questions of a unit: external samples add the policies; the model's questions only
-    when there is a prediction and (blind mode) the blind part is done."""
-    asked = [Question.ERROR, Question.CATEGORY]
-    if source == "external":
-        asked.append(Question.EXPECTED_POLICY)
-    if has_model and blind_done:
-        asked += [Question.CRITIQUE, Question.TOOL, Question.ARGS]
-        if source == "external":
-            asked.append(Question.OBSERVED_POLICY)
-    return asked
+def unit_facts(source: Source, *, has_model: bool) -> dict[str, str]:
+    """The unit's facts the `critictool` schema asks on (`when_unit`): external samples add
+    the policies, a prediction the model's questions."""
+    return {"source": source, "prediction": "yes" if has_model else "no"}
 
 
-@dataclass
-class CriticToolLabelForm:
-    """The answers being made on one unit: one key per choice, undo, notes."""
-
-    source: Source
-    has_model: bool
-    blind: bool = False
-    label: CriticToolLabel = field(default_factory=CriticToolLabel)
-    history: list[CriticToolLabel] = field(default_factory=list)
-
-    @property
-    def blind_done(self) -> bool:
-        """Every blind question is answered (in blind mode the model may now be shown)."""
-        asked = questions(self.source, has_model=False)
-        return all(self.label.get(q) is not None for q in asked)
-
-    def questions(self) -> list[Question]:
-        """The questions asked now (blind mode: the model's only once the blind part is done)."""
-        done = self.blind_done or not self.blind
-        return questions(self.source, has_model=self.has_model, blind_done=done)
-
-    @property
-    def current(self) -> Question | None:
-        """The first unanswered question (None: the label is complete)."""
-        return next((q for q in self.questions() if self.label.get(q) is None), None)
-
-    @property
-    def complete(self) -> bool:
-        """Every question asked is answered."""
-        return self.current is None
-
-    def press(self, key: str) -> bool:
-        """Answer the current question with option `key` ('1', '2', …); False: not a choice."""
-        question = self.current
-        if question is None or not key.isdigit():
-            return False
-        choices = options(question)
-        index = int(key) - 1
-        if not 0 <= index < len(choices):
-            return False
-        self._set(self.label.answer(question, choices[index][0]))
-        return True
-
-    def reopen(self, question: Question) -> None:
-        """Clear one answer so that it is asked again (undoable)."""
-        self._set(self.label.answer(question, None))
-
-    def set_note(self, text: str) -> None:
-        """Replace the note (an empty text removes it; undoable)."""
-        self._set(replace(self.label, note=text.strip() or None))
-
-    def undo(self) -> bool:
-        """Go back to the answers before the last change; False when there is nothing to undo."""
-        if not self.history:
-            return False
-        self.label = self.history.pop()
-        return True
-
-    def _set(self, label: CriticToolLabel) -> None:
-        if label != self.label:
-            self.history.append(self.label)
-            self.label = label
+def form_answers(label: CriticToolLabel) -> dict[str, str]:
+    """The stored label as the schema form's answers: the category `none` that "no error"
+    implies is left out (the form asks the category only after "yes", and the label reads it
+    back from "no")."""
+    answers = label.answers()
+    if label.error is False:
+        answers.pop(Question.CATEGORY.value, None)
+    return answers

@@ -107,7 +107,19 @@ def _critictool_question(question: critic.Question) -> Question:
         if question is critic.Question.CATEGORY
         else None,
         after_blind=question not in critic.BLIND_QUESTIONS,
+        when_unit=_critictool_facts(question),
     )
+
+
+def _critictool_facts(question: critic.Question) -> tuple[Condition, ...]:
+    """The policies are asked on external samples only, the model's questions only where a
+    prediction is there (`critictool_labels.questions`)."""
+    facts = []
+    if question in (critic.Question.EXPECTED_POLICY, critic.Question.OBSERVED_POLICY):
+        facts.append(Condition("source", ("external",)))
+    if question not in critic.BLIND_QUESTIONS:
+        facts.append(Condition("prediction", ("yes",)))
+    return tuple(facts)
 
 
 CRITICTOOL = LabelSchema(

@@ -24,12 +24,17 @@ class SchemaForm:
     history: list[dict[str, str]] = field(default_factory=list)
     skipped: set[str] = field(default_factory=set)
     """Optional questions passed over on this visit (not recorded: nothing was answered)."""
+    facts: dict[str, str] = field(default_factory=dict)
+    """The unit's facts that `when_unit` conditions read (`schemas.UNIT_FACTS`)."""
 
     @property
     def blind_done(self) -> bool:
         """Every blind question asked is answered or, if optional, skipped (the hidden fields
         may now be shown)."""
-        return all(self._settled(q) for q in self.schema.asked(self.answers, blind_done=False))
+        return all(
+            self._settled(q)
+            for q in self.schema.asked(self.answers, blind_done=False, facts=self.facts)
+        )
 
     def _settled(self, question: Question) -> bool:
         return question.name in self.answers or (
@@ -38,7 +43,9 @@ class SchemaForm:
 
     def questions(self) -> list[Question]:
         """The questions asked now."""
-        return self.schema.asked(self.answers, blind_done=self.blind_done or not self.blind)
+        return self.schema.asked(
+            self.answers, blind_done=self.blind_done or not self.blind, facts=self.facts
+        )
 
     @property
     def current(self) -> Question | None:
@@ -82,6 +89,18 @@ class SchemaForm:
             return False
         self._set(question.name, question.check(text))
         return True
+
+    def set_text(self, name: str, text: str) -> None:
+        """Answer the free-text question `name` whatever is current (an empty text withdraws
+        it; undoable): a note written beside the keys."""
+        value = text.strip()
+        if value == self.answers.get(name, ""):
+            return
+        self.history.append(dict(self.answers))
+        if value:
+            self.answers[name] = value
+        else:
+            self.answers.pop(name, None)
 
     def reopen(self, name: str) -> None:
         """Clear one answer so that it is asked again (undoable)."""

@@ -101,6 +101,9 @@ class SchemaUnit:
     shuffle_key: int = 0
     """The item's random key: the blind order sorts by it XOR the annotator's key, so
     the file's order (which carries gold in the real When2Call file) never shows."""
+    facts: dict[str, str] = field(default_factory=dict)
+    """What `when_unit` conditions read (`schemas.UNIT_FACTS`): a CriticTool unit's sample
+    source and whether a prediction is there."""
 
     def blind_key(self, salt: int) -> tuple[int, int, int]:
         """This unit's place in an annotator's blind order (`SchemaUnitRef.blind_key`)."""

@@ -19,6 +19,7 @@
     when = {polite = "yes"}       # asked only when an earlier answer is one of these
     after_blind = true            # asked after the blind questions (and the reveal)
     required = false              # the label is complete without it (it may be skipped)
+    when_unit = {source = "external"}   # critictool-prediction units: asked on these only
 
 tomllib gives no positions, so the line of a field is found in the text: the question's
 `[[questions]]` header and the `key =` line under it (the header when the key is not there).
@@ -35,6 +36,7 @@ from w2c_tui.domain.names import name_problem
 from w2c_tui.domain.schemas import (
     BLINDABLE_FIELDS,
     MAX_OPTIONS,
+    UNIT_FACTS,
     Condition,
     LabelSchema,
     Level,
@@ -48,7 +50,7 @@ SCHEMA_KEYS = frozenset(
     {"name", "title", "description", "unit", "version", "blind_hidden", "questions"}
 )
 QUESTION_KEYS = frozenset(
-    {"name", "title", "kind", "level", "options", "when", "after_blind", "required"}
+    {"name", "title", "kind", "level", "options", "when", "after_blind", "required", "when_unit"}
 )
 OPTION_KEYS = frozenset({"value", "title", "key"})
 QUESTION_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -149,7 +151,7 @@ class _Reader:
         for index, table in enumerate(raw):
             if not isinstance(table, dict):
                 raise self.fail(f"questions[{index}]", "must be a table")
-            questions.append(self.question(table, index, questions))
+            questions.append(self.question(table, index, questions, unit))
         return LabelSchema(
             name=name,
             title=self.string(data, "title", "", default=name),
@@ -160,7 +162,9 @@ class _Reader:
             version=version,
         )
 
-    def question(self, table: dict[str, Any], index: int, earlier: list[Question]) -> Question:
+    def question(
+        self, table: dict[str, Any], index: int, earlier: list[Question], unit: UnitKind
+    ) -> Question:
         where = f"questions[{index}]."
         self.unknown(table, QUESTION_KEYS, where)
         name = self.string(table, "name", where)
@@ -207,7 +211,32 @@ class _Reader:
             when=self.condition(table.get("when"), where, earlier),
             after_blind=after,
             required=required,
+            when_unit=self.unit_conditions(table.get("when_unit"), where, unit),
         )
+
+    def unit_conditions(self, raw: Any, where: str, unit: UnitKind) -> tuple[Condition, ...]:
+        field = f"{where}when_unit"
+        if raw is None:
+            return ()
+        facts = UNIT_FACTS.get(unit, {})
+        if not facts:
+            raise self.fail(field, f"a {unit.value} unit has no facts to ask on")
+        if not isinstance(raw, dict) or not raw:
+            raise self.fail(field, 'must name facts of the unit: when_unit = {fact = "value"}')
+        out = []
+        for name, values in raw.items():
+            if name not in facts:
+                raise self.fail(field, f"{name!r} is not a fact of a {unit.value} unit: "
+                                f"{', '.join(facts)}")  # fmt: skip
+            listed = [values] if isinstance(values, str) else values
+            if not isinstance(listed, list) or not listed:
+                raise self.fail(field, "the value(s) must be text or a list of text")
+            for value in listed:
+                if value not in facts[name]:
+                    raise self.fail(field, f"{value!r} is not a value of {name!r}: "
+                                    f"{', '.join(facts[name])}")  # fmt: skip
+            out.append(Condition(question=name, values=tuple(listed)))
+        return tuple(out)
 
     def options(self, raw: Any, kind: QuestionKind, where: str) -> tuple[Option, ...]:
         field = f"{where}options"

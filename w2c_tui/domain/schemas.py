@@ -74,6 +74,17 @@ class Option:
     key: str
 
 
+UNIT_FACTS: dict[UnitKind, dict[str, tuple[str, ...]]] = {
+    UnitKind.CRITICTOOL_PREDICTION: {
+        "source": ("internal", "external"),
+        "prediction": ("yes", "no"),
+    },
+}
+"""What a question may be conditioned on besides earlier answers (`when_unit`), per unit kind,
+with the values each fact takes: a CriticTool unit's sample source and whether a model's
+prediction is there. Nothing about gold: a fact may decide what is asked while blind."""
+
+
 @dataclass(frozen=True, slots=True)
 class Condition:
     """A question is asked only when an earlier question's answer is one of `values`."""
@@ -102,6 +113,14 @@ class Question:
     required: bool = True
     """A label is complete without an answer to an optional question (the form offers it and
     the annotator may skip it: a checklist item, a note)."""
+    when_unit: tuple[Condition, ...] = ()
+    """Asked only on units whose facts (`UNIT_FACTS`) have these values (all of them)."""
+
+    def asked_on(self, answers: dict[str, str], facts: dict[str, str]) -> bool:
+        """Whether the question is asked given the answers so far and the unit's facts."""
+        return (self.when is None or self.when.holds(answers)) and all(
+            c.holds(facts) for c in self.when_unit
+        )
 
     def option(self, value: str) -> Option | None:
         """The option whose value is `value` (None when there is none)."""
@@ -147,6 +166,8 @@ class Question:
         }
         if not self.required:  # said only when it is not the default
             doc["required"] = False
+        if self.when_unit:
+            doc["when_unit"] = {c.question: list(c.values) for c in self.when_unit}
         if self.when is not None:
             doc["when"] = {"question": self.when.question, "values": list(self.when.values)}
         return doc
@@ -185,13 +206,20 @@ class LabelSchema:
         """The question names in the order they are asked."""
         return tuple(q.name for q in self.questions)
 
-    def asked(self, answers: dict[str, str], *, blind_done: bool = True) -> list[Question]:
-        """The questions asked given the answers so far: those whose condition holds, and the
-        after-blind ones only once `blind_done`."""
+    def asked(
+        self,
+        answers: dict[str, str],
+        *,
+        blind_done: bool = True,
+        facts: dict[str, str] | None = None,
+    ) -> list[Question]:
+        """The questions asked given the answers so far and the unit's `facts`: those whose
+        conditions hold, and the after-blind ones only once `blind_done`."""
+        known = facts or {}
         return [
             q
             for q in self.questions
-            if (q.when is None or q.when.holds(answers)) and (blind_done or not q.after_blind)
+            if q.asked_on(answers, known) and (blind_done or not q.after_blind)
         ]
 
     def as_json(self) -> dict[str, Any]:

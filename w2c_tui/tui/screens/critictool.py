@@ -21,9 +21,13 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from w2c_tui.domain.critictool_labels import (
+    NOTE,
     CriticToolLabel,
-    CriticToolLabelForm,
+    form_answers,
+    unit_facts,
 )
+from w2c_tui.domain.schema_builtins import CRITICTOOL
+from w2c_tui.domain.schema_form import SchemaForm
 from w2c_tui.domain.team import Seen
 from w2c_tui.lost_labels import LostLabel
 from w2c_tui.tui.screens.dialogs import NoteDialog
@@ -124,14 +128,19 @@ class CriticToolReviewScreen(Screen[None]):
         self.keeper.start()
         self.render_all()
 
-    def _form(self, unit: CriticToolUnit) -> CriticToolLabelForm:
+    def _form(self, unit: CriticToolUnit) -> SchemaForm:
+        """The core's form over the `critictool` schema, with the unit's stored answers (the
+        note is written with `e`, so the keys pass it by)."""
         label = self.services.critictool_review.current(self.rater_id, unit) or CriticToolLabel()
-        return CriticToolLabelForm(
-            source=unit.sample.source,
-            has_model=unit.prediction is not None,
-            blind=self.blind,
-            label=label,
-        )
+        facts = unit_facts(unit.sample.source, has_model=unit.prediction is not None)
+        form = SchemaForm(CRITICTOOL, self.blind, form_answers(label), facts=facts)
+        form.skipped.add(NOTE)
+        return form
+
+    @property
+    def label(self) -> CriticToolLabel:
+        """The answers on screen as a CriticTool label (`none` when there is no error)."""
+        return CriticToolLabel.from_answers(self.form.answers)
 
     @property
     def hidden(self) -> bool:
@@ -171,10 +180,10 @@ class CriticToolReviewScreen(Screen[None]):
         """Commit the answers on screen; False when the database did not take them (they
         stay on screen and are tried again)."""
         seen = Seen.BLIND if self.hidden else (Seen.GOLD if self.blind else Seen.OPEN)
-        unit, form, review = self.unit, self.form, self.services.critictool_review
+        unit, label, review = self.unit, self.label, self.services.critictool_review
 
         def write(wait_s: float) -> None:
-            review.save(self.rater_id, unit, form.label, seen, deadline_s=wait_s)
+            review.save(self.rater_id, unit, label, seen, deadline_s=wait_s)
 
         def describe(reason: str, entered_at: datetime) -> LostLabel:
             where = "sample"
@@ -182,7 +191,7 @@ class CriticToolReviewScreen(Screen[None]):
                 where = f"response {unit.response_id} (model {unit.prediction.target_model})"
             return LostLabel(
                 self.annotator, self.opened.name, unit.sample.sample_id,
-                f"critictool: {where}", form.label.to_json(), entered_at, reason,
+                f"critictool: {where}", label.to_json(), entered_at, reason,
             )  # fmt: skip
 
         return self.keeper.save(write, describe)
@@ -226,11 +235,11 @@ class CriticToolReviewScreen(Screen[None]):
 
         def save(text: str | None) -> None:
             if text is not None:
-                self.form.set_note(text)
+                self.form.set_text(NOTE, text)
                 self._save()
                 self.render_all()
 
-        self.app.push_screen(NoteDialog(self.form.label.note or ""), save)
+        self.app.push_screen(NoteDialog(self.form.answers.get(NOTE, "")), save)
 
     def _go(self, index: int) -> None:
         if self.keeper.blocked():

@@ -133,7 +133,8 @@ class SchemaLabelScreen(Screen[None]):
         key = self.units[self.index].unit
         if key not in self.forms:
             stored = self.services.schemas.current(self.annotator, self.schema.name, key)
-            self.forms[key] = SchemaForm(self.schema, self.blind, dict(stored))
+            facts = self.unit_at(self.index).facts
+            self.forms[key] = SchemaForm(self.schema, self.blind, dict(stored), facts=facts)
         return self.forms[key]
 
     @property
