@@ -12,6 +12,7 @@ from sqlmodel import Session
 
 from w2c_tui.db.tables import LabelRow
 from w2c_tui.domain.critictool_labels import CriticToolLabel, ErrorCategory, Policy
+from w2c_tui.domain.schema_labels import Unit
 from w2c_tui.services import Services
 
 CT = Path(__file__).resolve().parents[1] / "io" / "fixtures" / "critictool" / "predictions"
@@ -107,6 +108,8 @@ def test_critictool_labels_are_answers_of_the_core_schema(services: Services) ->
         CT / "interal_base_data_wo_cot.json", dataset="ct", target_model="tiny"
     )
     units = services.critictool_review.open("ct").units[:4]
+    shown = services.schemas.unit("critictool", Unit(units[0].item_id, units[0].response_id))
+    assert shown.facts == {"source": "internal", "prediction": "yes"}  # what when_unit reads
     errors = {"ann": [True, True, False, True], "ben": [True, False, False, True]}
     for who, marks in errors.items():
         rater = services.critictool_review.rater(who)

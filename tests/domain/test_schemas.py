@@ -171,3 +171,35 @@ def test_the_documented_example_parses() -> None:
     assert schema.names == ("ok", "tone", "quality", "comment")
     assert [o.key for o in schema.question("tone").options] == ["f", "e", "r"]
     assert schema.question("quality").after_blind
+
+
+WHEN_UNIT = """\
+name = "ct-check"
+unit = "critictool-prediction"
+
+[[questions]]
+name = "ok"
+options = ["yes", "no"]
+
+[[questions]]
+name = "policy_fine"
+options = ["yes", "no"]
+when_unit = {source = "external", prediction = "yes"}
+"""
+
+
+def test_questions_asked_by_the_units_facts() -> None:
+    schema = parse_schema(WHEN_UNIT, "ct.toml")
+    question = schema.question("policy_fine")
+    assert question.as_json()["when_unit"] == {"source": ["external"], "prediction": ["yes"]}
+    external = {"source": "external", "prediction": "yes"}
+    assert [q.name for q in schema.asked({}, facts=external)] == ["ok", "policy_fine"]
+    assert [q.name for q in schema.asked({}, facts={**external, "prediction": "no"})] == ["ok"]
+    for text, why in (
+        (WHEN_UNIT.replace("critictool-prediction", "item"), "a item unit has no facts"),
+        (WHEN_UNIT.replace("source =", "colour ="), "'colour' is not a fact"),
+        (WHEN_UNIT.replace('"external"', '"elsewhere"'), "'elsewhere' is not a value of 'source'"),
+    ):
+        with pytest.raises(InputError, match=why) as caught:
+            parse_schema(text, "ct.toml")
+        assert "questions[1].when_unit" in str(caught.value)

@@ -205,7 +205,7 @@ def _unit(
     item: ItemRow,
     response: ResponseRow | None,
     model: str | None,
-    facts: dict[str, str],
+    unit_facts: dict[str, str],
 ) -> SchemaUnit:
     assert item.id is not None
     facts = {"gold": item.gold or ""}
@@ -219,5 +219,5 @@ def _unit(
         hidden=hidden,
         tools=tuple(Tool(t).signature for t in loads(item.tools_json) or ()),
         shuffle_key=item.shuffle_key,
-        facts=facts,
+        facts=unit_facts,
     )
