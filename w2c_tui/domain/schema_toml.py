@@ -19,8 +19,9 @@
     when = {polite = "yes"}       # asked only when an earlier answer is one of these
     after_blind = true            # asked after the blind questions (and the reveal)
     required = false              # the label is complete without it (it may be skipped)
-    when_unit = {source = "external"}   # critictool-prediction units: asked on these only
 
+A question of a critictool-prediction schema may also be asked by the unit's facts:
+`when_unit = {source = "external"}` (`schemas.UNIT_FACTS`; docs/schemas.md).
 tomllib gives no positions, so the line of a field is found in the text: the question's
 `[[questions]]` header and the `key =` line under it (the header when the key is not there).
 """
