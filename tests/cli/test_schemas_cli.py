@@ -97,7 +97,8 @@ def test_add_list_show(bar_db: str, tmp_path: Path) -> None:
     assert [q["level"] for q in shown["questions"]] == ["nominal", "nominal", "ordinal"]
     assert [o["key"] for o in shown["questions"][1]["options"]] == ["1", "2", "3"]
     code, out, _ = w2c(bar_db, "schemas", "show", "critictool")
-    assert code == 0 and "critique_right (nominal, nominal) [after blind]" in out
+    assert code == 0 and "critique_right (nominal, nominal) [on prediction = yes; after" in out
+    assert "note (text, no agreement) [after blind; optional]" in out
     code, _, err = w2c(bar_db, "schemas", "show", "nope")
     assert code == 1 and "no label schema named 'nope'" in err
 

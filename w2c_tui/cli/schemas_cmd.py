@@ -80,8 +80,11 @@ def describe(schema: LabelSchema) -> list[str]:
         extra = []
         if question.when is not None:
             extra.append(f"when {question.when.question} = {'|'.join(question.when.values)}")
+        extra += [f"on {c.question} = {'|'.join(c.values)}" for c in question.when_unit]
         if question.after_blind:
             extra.append("after blind")
+        if not question.required:
+            extra.append("optional")
         tail = f" [{'; '.join(extra)}]" if extra else ""
         lines.append(f"  {question.name} ({question.kind.value}, {level}){tail}: {question.title}")
         lines += [
