@@ -133,6 +133,23 @@ async def test_free_text_questions_take_an_input(services: Services, tmp_path: P
         await pilot.press("u", "1", "enter")  # typed into the Input, not undo
         assert answers(services, "noted", unit) == {"clear": "no", "note": "u1"}
         assert screen.index == 1 and not text.display
+        await pilot.press("2", "enter")  # a required text: Enter on nothing does not skip it
+        assert screen.index == 1 and text.display
+
+
+async def test_enter_on_nothing_skips_an_optional_text(services: Services, tmp_path: Path) -> None:
+    services.imports.import_demo()
+    optional = NOTE_TOML.replace('kind = "text"', 'kind = "text"\nrequired = false')
+    services.schemas.add(write_schema(tmp_path, optional.replace("noted", "noted2"), "n2.toml"))
+    app = W2CApp(services, annotator="ann", dataset="demo", schema="noted2")
+    async with app.run_test(size=(160, 45)) as pilot:
+        screen = await schema_screen(app, pilot)
+        unit = screen.unit.unit
+        await pilot.press("1")
+        assert screen.form.complete and screen.query_one("#schema-text", Input).display
+        await pilot.press("enter")
+        await until(pilot, lambda: screen.index == 1)
+    assert answers(services, "noted2", unit) == {"clear": "yes"}
 
 
 async def test_a_prediction_schema_keeps_the_prediction_back(
