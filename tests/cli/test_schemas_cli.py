@@ -233,9 +233,7 @@ def test_built_in_schemas_are_read_here_and_written_on_their_own_paths(
     path = tmp_path / "qa.csv"
     path.write_text(f"annotator,item,behaviour\nann,{uuid},direct\n", encoding="utf-8")
     code, _, err = w2c(bar_db, "--annotator", "ann", "tui", "--schema", "critictool")
-    assert code == 2 and "'critictool' is a built-in schema" in err
-    code, _, err = w2c(bar_db, "labels", "import", "--schema", "critictool", str(path))
-    assert code == 2 and "'critictool' is a built-in schema" in err
+    assert code == 2 and "'critictool' is labelled on the CriticTool screen" in err
     assert query(bar_db, "SELECT count(*) FROM label") == before
     code, _, err = w2c(bar_db, "labels", "import", "--schema", "when2call-item-qa", str(path))
     assert code == 0, err  # the review screen's item-QA label, through the core

@@ -12,6 +12,7 @@ from sqlmodel import Session
 
 from w2c_tui.db.tables import LabelRow
 from w2c_tui.domain.critictool_labels import CriticToolLabel, ErrorCategory, Policy
+from w2c_tui.domain.errors import InputError
 from w2c_tui.domain.schema_labels import Unit
 from w2c_tui.services import Services
 
@@ -126,3 +127,40 @@ def test_critictool_labels_are_answers_of_the_core_schema(services: Services) ->
     assert by_name["error"].n_units == 4 and by_name["note"].alpha is None
     text = services.schemas.export("critictool", "ct")
     assert text.count("\n") == 1 + 8 and "tool_select_error" in text  # header + 2 × 4 units
+
+
+def test_a_critictool_csv_is_labelled_through_the_core(services: Services, tmp_path: Path) -> None:
+    """`labels import --schema critictool` writes what the CriticTool screen would: "no
+    error" records the category none; a contradicting category is refused by line and field."""
+    services.critictool.import_file(
+        CT / "interal_base_data_wo_cot.json", dataset="ct", target_model="tiny"
+    )
+    units = services.critictool_review.open("ct").units[:2]
+    uuid = [services.review.detail(u.item_id, None).item.uuid for u in units]
+    path = tmp_path / "ct.csv"
+    path.write_text(
+        "annotator,item,response,error,category\n"
+        f"ann,{uuid[0]},{units[0].response_id},no,\n"
+        f"ann,{uuid[1]},{units[1].response_id},yes,tool_select_error\n",
+        encoding="utf-8",
+    )
+    services.schemas.import_file(path, "critictool", "ct")
+    rater = services.critictool_review.rater("ann")
+    assert services.critictool_review.current(rater, units[0]) == CriticToolLabel(
+        error=False, category=ErrorCategory.NONE
+    )
+    assert services.schemas.current(
+        "ann", "critictool", Unit(units[0].item_id, units[0].response_id)
+    ) == {
+        "error": "no",
+        "category": "none",
+    }
+    bad = tmp_path / "bad.csv"
+    bad.write_text(
+        "annotator,item,response,error,category\n"
+        f"ben,{uuid[0]},{units[0].response_id},no,tool_select_error\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(InputError) as refused:
+        services.schemas.import_file(bad, "critictool", "ct")
+    assert "field 'category'" in str(refused.value) and "'none'" in str(refused.value)

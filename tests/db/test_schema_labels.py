@@ -144,9 +144,8 @@ def test_item_qa_through_the_schema_is_the_review_screens_item_qa(demo: Services
         "ann", unit.item_id, "direct_contains_rfi", False
     )  # off on the review screen
     assert "direct_contains_rfi" not in demo.schemas.current("ann", "when2call-item-qa", unit)
-    ct = demo.schemas.unit_refs("when2call-behaviour", dataset)[0].unit
-    with pytest.raises(InputError, match="built-in schema"):
-        demo.schemas.label("ann", "critictool", ct, {"error": "no"})
+    with pytest.raises(InputError, match="labelled on the CriticTool screen"):
+        demo.schemas.on_screen("critictool")
 
 
 def test_an_import_is_whole_or_nothing(demo: Services, tmp_path: Path) -> None:

@@ -13,7 +13,6 @@ from w2c_tui.domain.critictool_labels import (
     ErrorCategory,
     Policy,
     Question,
-    form_answers,
     options,
     unit_facts,
 )
@@ -70,8 +69,11 @@ def test_no_error_answers_the_category() -> None:
     assert form.complete
     form.undo()
     assert _label(form) == CriticToolLabel()
-    stored = CriticToolLabel(error=False, category=ErrorCategory.NONE)
-    assert form_answers(stored) == {"error": "no"}  # "none" follows from "no"
+    assert form.press("2") and form.answers == {"error": "no", "category": "none"}  # implied
+    form.reopen(Question.ERROR)  # "none" goes with the "no" that implied it
+    assert form.answers == {}
+    assert form.press("1") and form.current is not None
+    assert form.current.name == Question.CATEGORY
 
 
 def test_external_blind_mode_asks_the_model_last() -> None:

@@ -203,3 +203,32 @@ def test_questions_asked_by_the_units_facts() -> None:
         with pytest.raises(InputError, match=why) as caught:
             parse_schema(text, "ct.toml")
         assert "questions[1].when_unit" in str(caught.value)
+
+
+IMPLIES = """\
+name = "implying"
+unit = "item"
+
+[[questions]]
+name = "broken"
+options = [{value = "yes"}, {value = "no", implies = {why = "fine"}}]
+
+[[questions]]
+name = "why"
+options = ["fine", "typo", "crash"]
+when = {broken = "yes"}
+"""
+
+
+def test_an_option_implies_a_later_answer() -> None:
+    schema = parse_schema(IMPLIES, "implying.toml")
+    assert schema.implied({"broken": "no"}) == {"why": "fine"}
+    assert schema.questions[0].as_json()["options"][1]["implies"] == {"why": "fine"}
+    assert CRITICTOOL.implied({"error": "no"}) == {"category": "none"}
+    for text, why in (
+        (IMPLIES.replace('{why = "fine"}', '{how = "fine"}'), "'how', which is not a later"),
+        (IMPLIES.replace('{why = "fine"}', '{why = "ok"}'), "'ok', which is not an option"),
+    ):
+        with pytest.raises(InputError, match=why) as caught:
+            parse_schema(text, "implying.toml")
+        assert "questions[0].options" in str(caught.value)

@@ -264,9 +264,9 @@ async def test_the_datasets_screen_opens_a_schema(demo: Services, tmp_path: Path
         assert names[2] == "critictool"
         await pilot.press("home", "down", "down", "enter")  # labelled on its own screen
         why = app.screen.query_one("#schema-pick-why", Label)
-        await until(pilot, lambda: "built-in" in str(why.render()))
+        await until(pilot, lambda: "CriticTool screen" in str(why.render()))
         assert isinstance(app.screen, SchemaPickDialog)
-        assert "its labels are recorded on the CriticTool screen" in str(why.render())
+        assert "is labelled on the CriticTool screen" in str(why.render())
         await pilot.press("end", "enter")
         screen = await schema_screen(app, pilot)
         assert screen.dataset == "demo" and screen.schema.name == "bar"

@@ -51,7 +51,7 @@ def adjudications_export(
         if schema is None:
             rows = svc.adjudication.export(name)
         else:
-            found = svc.schemas.in_store(schema, "--schema", read=True)
+            found = svc.schemas.get(schema)
             rows = [c.as_record() for c in svc.schema_adjudication.cases(found, name)]
     write_text(records_text(rows, fmt.value), output, what=f"{len(rows)} adjudication(s)")
 
@@ -67,7 +67,7 @@ def adjudications_cases(
     """The units people answered a schema's question differently on, most split first: the
     answers, the majority (none on a tie) and the decision so far."""
     with services(ctx) as svc:
-        found = svc.schemas.in_store(schema, "--schema", read=True)
+        found = svc.schemas.get(schema)
         name = svc.datasets.resolve(dataset)
         cases = svc.schema_adjudication.cases(found, name, question)
     if as_json:
@@ -103,7 +103,7 @@ def adjudications_decide(
         person = require_lead(ctx, svc, LeadAction.ADJUDICATE)
         if not person:
             raise fail("say who decides: --annotator NAME (or W2C_ANNOTATOR)", EXIT_BAD_INPUT)
-        found = svc.schemas.in_store(schema, "--schema", read=True)
+        found = svc.schemas.get(schema)
         name = svc.datasets.resolve(dataset)
         units = [
             r.unit

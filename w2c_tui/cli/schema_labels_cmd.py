@@ -101,7 +101,7 @@ def schema_agreement(ctx: typer.Context, schema: str, dataset: str | None, json_
     with services(ctx) as svc:
         if dataset is not None:
             dataset = svc.datasets.resolve(checked_name(dataset, "--dataset"))
-        found = svc.schemas.in_store(schema, "--schema", read=True)
+        found = svc.schemas.get(schema)
         result = svc.schema_agreement.compute(found, dataset)
     if json_out:
         print_json(result.as_json())

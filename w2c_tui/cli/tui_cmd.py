@@ -93,7 +93,7 @@ def run_tui(
         raise fail(cannot_open(state(ctx).db, error), EXIT_BAD_INPUT) from error
     if schema is not None:
         try:
-            svc.schemas.in_store(schema, "--schema")
+            svc.schemas.on_screen(schema, "--schema")
         except NotFoundError as error:
             svc.close()
             raise fail(str(error), EXIT_NOT_FOUND) from error

@@ -172,6 +172,9 @@ class SchemaLabelStore:
             name: schema.question(name).check(value) if value is not None else None
             for name, value in answers.items()
         }
+        given = {name: value for name, value in checked.items() if value is not None}
+        for name, value in schema.implied(given).items():  # "no error" is category none
+            checked.setdefault(name, value)
 
         def write() -> int:
             with write_session(self.engine) as session, session.begin():

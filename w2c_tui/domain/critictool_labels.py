@@ -174,13 +174,3 @@ def unit_facts(source: Source, *, has_model: bool) -> dict[str, str]:
     """The unit's facts the `critictool` schema asks on (`when_unit`): external samples add
     the policies, a prediction the model's questions."""
     return {"source": source, "prediction": "yes" if has_model else "no"}
-
-
-def form_answers(label: CriticToolLabel) -> dict[str, str]:
-    """The stored label as the schema form's answers: the category `none` that "no error"
-    implies is left out (the form asks the category only after "yes", and the label reads it
-    back from "no")."""
-    answers = label.answers()
-    if label.error is False:
-        answers.pop(Question.CATEGORY.value, None)
-    return answers

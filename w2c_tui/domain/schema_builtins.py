@@ -100,7 +100,7 @@ def _critictool_question(question: critic.Question) -> Question:
         kind=QuestionKind.NOMINAL,
         level=Level.NOMINAL,
         options=tuple(
-            Option(value, title, str(index + 1))
+            Option(value, title, str(index + 1), _implied(question, value))
             for index, (value, title) in enumerate(critic.options(question))
         ),
         when=Condition(critic.Question.ERROR.value, ("yes",))
@@ -109,6 +109,13 @@ def _critictool_question(question: critic.Question) -> Question:
         after_blind=question not in critic.BLIND_QUESTIONS,
         when_unit=_critictool_facts(question),
     )
+
+
+def _implied(question: critic.Question, value: str) -> tuple[tuple[str, str], ...]:
+    """ "No error" answers the category `none` as well (`CriticToolLabel.answer`)."""
+    if question is critic.Question.ERROR and value == "no":
+        return ((critic.Question.CATEGORY.value, critic.ErrorCategory.NONE.value),)
+    return ()
 
 
 def _critictool_facts(question: critic.Question) -> tuple[Condition, ...]:

@@ -123,17 +123,27 @@ class SchemaForm:
 
     def _set(self, name: str, value: str) -> None:
         self.history.append(dict(self.answers))
+        before = self.schema.implied(self.answers)
         self.answers[name] = value
+        after = self.schema.implied(self.answers)
+        for implied, given in before.items():  # what the old answer implied goes with it
+            if after.get(implied) != given and self.answers.get(implied) == given:
+                del self.answers[implied]
+        self.answers.update(after)
         self._prune()
 
     def _prune(self) -> None:
         """Drop answers to questions whose condition no longer holds (until nothing changes:
         one dropped answer may close a question further on)."""
         while True:
+            implied = self.schema.implied(self.answers)
             gone = [
                 q.name
                 for q in self.schema.questions
-                if q.name in self.answers and q.when is not None and not q.when.holds(self.answers)
+                if q.name in self.answers
+                and q.when is not None
+                and not q.when.holds(self.answers)
+                and implied.get(q.name) != self.answers[q.name]
             ]
             if not gone:
                 return

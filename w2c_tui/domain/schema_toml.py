@@ -53,7 +53,7 @@ SCHEMA_KEYS = frozenset(
 QUESTION_KEYS = frozenset(
     {"name", "title", "kind", "level", "options", "when", "after_blind", "required", "when_unit"}
 )
-OPTION_KEYS = frozenset({"value", "title", "key"})
+OPTION_KEYS = frozenset({"value", "title", "key", "implies"})
 QUESTION_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 """Question names are identifiers: they are CSV column names and JSON keys."""
 LEVELS_OF_KIND = {
@@ -153,6 +153,7 @@ class _Reader:
             if not isinstance(table, dict):
                 raise self.fail(f"questions[{index}]", "must be a table")
             questions.append(self.question(table, index, questions, unit))
+        self.check_implied(questions)
         return LabelSchema(
             name=name,
             title=self.string(data, "title", "", default=name),
@@ -162,6 +163,21 @@ class _Reader:
             blind_hidden=tuple(dict.fromkeys(hidden)),
             version=version,
         )
+
+    def check_implied(self, questions: list[Question]) -> None:
+        """An option implies answers to later questions, each one of that question's options."""
+        for index, question in enumerate(questions):
+            later = {q.name: q for q in questions[index + 1 :]}
+            for option in question.options:
+                for name, value in option.implies:
+                    field = f"questions[{index}].options"
+                    target = later.get(name)
+                    if target is None:
+                        raise self.fail(field, f"option {option.value!r} implies {name!r}, "
+                                        "which is not a later question")  # fmt: skip
+                    if target.option(value) is None:
+                        raise self.fail(field, f"option {option.value!r} implies {value!r}, "
+                                        f"which is not an option of {name!r}")  # fmt: skip
 
     def question(
         self, table: dict[str, Any], index: int, earlier: list[Question], unit: UnitKind
@@ -274,7 +290,19 @@ class _Reader:
             title = entry.get("title", value)
             if not isinstance(title, str):
                 raise self.fail(field, f"option {value!r}: title must be text")
-            out.append(Option(value=value, title=title.strip() or value, key=key))
+            implies = entry.get("implies", {})
+            if not isinstance(implies, dict) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in implies.items()
+            ):
+                raise self.fail(field, f'option {value!r}: implies = {{question = "value"}}')
+            out.append(
+                Option(
+                    value=value,
+                    title=title.strip() or value,
+                    key=key,
+                    implies=tuple(implies.items()),
+                )
+            )
         for name, picked in (("value", [o.value for o in out]), ("key", [o.key for o in out])):
             twice = sorted({v for v in picked if picked.count(v) > 1})
             if twice:

@@ -72,6 +72,9 @@ class Option:
     value: str
     title: str
     key: str
+    implies: tuple[tuple[str, str], ...] = ()
+    """(later question, value) answers this option gives as well: CriticTool's "no error"
+    answers the category `none` (a question closed by `when` keeps an implied answer)."""
 
 
 UNIT_FACTS: dict[UnitKind, dict[str, tuple[str, ...]]] = {
@@ -161,7 +164,7 @@ class Question:
             "title": self.title,
             "kind": self.kind.value,
             "level": self.level.value if self.level else None,
-            "options": [{"value": o.value, "title": o.title, "key": o.key} for o in self.options],
+            "options": [_option_json(o) for o in self.options],
             "after_blind": self.after_blind,
         }
         if not self.required:  # said only when it is not the default
@@ -171,6 +174,13 @@ class Question:
         if self.when is not None:
             doc["when"] = {"question": self.when.question, "values": list(self.when.values)}
         return doc
+
+
+def _option_json(option: Option) -> dict[str, Any]:
+    doc: dict[str, Any] = {"value": option.value, "title": option.title, "key": option.key}
+    if option.implies:
+        doc["implies"] = dict(option.implies)
+    return doc
 
 
 def _is_number(text: str) -> bool:
@@ -205,6 +215,16 @@ class LabelSchema:
     def names(self) -> tuple[str, ...]:
         """The question names in the order they are asked."""
         return tuple(q.name for q in self.questions)
+
+    def implied(self, answers: dict[str, str]) -> dict[str, str]:
+        """The answers the given ones imply (`Option.implies`), question → value."""
+        out: dict[str, str] = {}
+        for question in self.questions:
+            value = answers.get(question.name)
+            option = question.option(value) if value is not None else None
+            if option is not None:
+                out.update(option.implies)
+        return out
 
     def asked(
         self,

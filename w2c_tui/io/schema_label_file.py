@@ -82,6 +82,9 @@ def _line(
             answers[question.name] = question.check(value)
         except ValueError as error:
             raise InputError(path, str(error), line, question.name) from None
+    for name, value in schema.implied(answers).items():  # "no error" is category none
+        if answers.setdefault(name, value) != value:
+            raise InputError(path, f"must be {value!r} with the answers given", line, name)
     return AnswerLine(
         line=line,
         annotator=cell("annotator"),

@@ -45,19 +45,19 @@ class SchemaService:
         """The schema called `name` (NotFoundError naming those there are)."""
         return self._store.schemas.get(name)
 
-    def in_store(self, name: str, where: str = "label", *, read: bool = False) -> LabelSchema:
-        """The schema called `name` if its labels may be written here (or, with `read`,
-        exported and compared). Every schema's labels live in the one store, and
-        The When2Call built-ins' are written here as on the review screen (the same rows);
-        CriticTool's by its screen and judge runs only (InputError naming `where`)."""
+    def on_screen(self, name: str, where: str = "label") -> LabelSchema:
+        """The schema called `name` if the generic labelling screen labels it: every schema
+        but `critictool`, whose own screen shows the trajectory its questions are about
+        (InputError naming `where`). Every schema's labels are written and read through the
+        one store (`label`, `labels import|export --schema`, `agreement --schema`)."""
         schema = self.get(name)
-        if not schema.builtin or read or schema.name != CRITICTOOL.name:
+        if schema.name != CRITICTOOL.name:
             return schema
         raise InputError(
             where,
-            f"{name!r} is a built-in schema: its labels are recorded on the CriticTool "
-            "screen (w2c tui, then the dataset) and by CriticTool judge runs; "
-            "`w2c labels export --schema` and `w2c agreement --schema` read them",
+            f"{name!r} is labelled on the CriticTool screen, which shows the trajectory "
+            "(w2c tui, then the dataset); `w2c labels import|export --schema` and "
+            "`w2c agreement --schema` take it",
         )
 
     def queue(self, schema: str, dataset: str, annotator: str) -> list[Unit]:
@@ -99,7 +99,7 @@ class SchemaService:
         """Record the annotator's answers on `unit` (committed when this returns); how many
         answers changed. A busy database is retried until `deadline_s`, then WriteError."""
         return self._store.schema_labels.set_answers(
-            annotator, self.in_store(schema), unit, answers, seen=seen, deadline_s=deadline_s
+            annotator, self.get(schema), unit, answers, seen=seen, deadline_s=deadline_s
         )
 
     def answers(self, schema: str, dataset: str | None = None) -> list[UnitAnswers]:
@@ -120,7 +120,7 @@ class SchemaService:
         for every refused row). `dataset` defaults to the file's `dataset` column, else the
         store's only dataset. With `replace=False` an annotator's existing answers are kept
         (reported); with `dry_run` the report is made and nothing is written."""
-        found = self.in_store(schema, str(path))
+        found = self.get(schema)
         lines = read_answers(path, found)
         named = {line.dataset for line in lines if line.dataset}
         if dataset is None and len(named) > 1:
@@ -138,11 +138,11 @@ class SchemaService:
 
     def annotators_in(self, path: Path, schema: str) -> set[str]:
         """The annotators whose answers the CSV file at `path` holds (checked as on import)."""
-        return {line.annotator for line in read_answers(path, self.in_store(schema, str(path)))}
+        return {line.annotator for line in read_answers(path, self.get(schema))}
 
     def export(self, schema: str, dataset: str | None = None, fmt: str = "csv") -> str:
         """The current answers of `schema` as the CSV `import_file` reads (`fmt="csv"`) or as
         JSON lines with the same fields (`fmt="jsonl"`)."""
-        found = self.in_store(schema, "--schema", read=True)
+        found = self.get(schema)
         answers = self._store.schema_reads.answers(schema, dataset)
         return answers_csv(found, answers) if fmt == "csv" else answers_jsonl(found, answers)

@@ -23,7 +23,6 @@ from textual.widgets import Footer, Static
 from w2c_tui.domain.critictool_labels import (
     NOTE,
     CriticToolLabel,
-    form_answers,
     unit_facts,
 )
 from w2c_tui.domain.schema_builtins import CRITICTOOL
@@ -133,7 +132,7 @@ class CriticToolReviewScreen(Screen[None]):
         note is written with `e`, so the keys pass it by)."""
         label = self.services.critictool_review.current(self.rater_id, unit) or CriticToolLabel()
         facts = unit_facts(unit.sample.source, has_model=unit.prediction is not None)
-        form = SchemaForm(CRITICTOOL, self.blind, form_answers(label), facts=facts)
+        form = SchemaForm(CRITICTOOL, self.blind, label.answers(), facts=facts)
         form.skipped.add(NOTE)
         return form
 

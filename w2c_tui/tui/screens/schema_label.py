@@ -79,7 +79,7 @@ class SchemaLabelScreen(Screen[None]):
         super().__init__()
         self.services = services
         self.annotator = annotator
-        self.schema = services.schemas.in_store(schema)
+        self.schema = services.schemas.on_screen(schema)
         self.dataset = dataset
         self.file_order: list[SchemaUnitRef] = services.schemas.unit_refs(schema, dataset)
         """Every unit, named only: what is shown of a unit is read when the screen gets there

@@ -63,8 +63,8 @@ class SchemaPickDialog(OnceModalScreen[str | None]):
         if name is None:
             return
         try:
-            self.services.schemas.in_store(name)
-        except InputError as error:  # a built-in schema: say why, stay
+            self.services.schemas.on_screen(name)
+        except InputError as error:  # labelled on its own screen: say why, stay
             self.query_one("#schema-pick-why", Label).update(error.message)
             self.notify(error.message, severity="warning", timeout=10)
             return
