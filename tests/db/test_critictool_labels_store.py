@@ -163,4 +163,4 @@ def test_a_critictool_csv_is_labelled_through_the_core(services: Services, tmp_p
     )
     with pytest.raises(InputError) as refused:
         services.schemas.import_file(bad, "critictool", "ct")
-    assert "field 'category'" in str(refused.value) and "'none'" in str(refused.value)
+    assert "field 'category': must be 'none' when error is 'no'" in str(refused.value)

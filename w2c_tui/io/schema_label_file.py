@@ -82,9 +82,14 @@ def _line(
             answers[question.name] = question.check(value)
         except ValueError as error:
             raise InputError(path, str(error), line, question.name) from None
-    for name, value in schema.implied(answers).items():  # "no error" is category none
-        if answers.setdefault(name, value) != value:
-            raise InputError(path, f"must be {value!r} with the answers given", line, name)
+    for question in schema.questions:  # "no error" is category none
+        chosen = question.option(answers.get(question.name, ""))
+        if chosen is None:
+            continue
+        for name, value in chosen.implies:
+            if answers.setdefault(name, value) != value:
+                why = f"must be {value!r} when {question.name} is {chosen.value!r}"
+                raise InputError(path, why, line, name)
     return AnswerLine(
         line=line,
         annotator=cell("annotator"),
