@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from dbfixtures import query
 from sklearn.metrics import f1_score  # type: ignore[import-untyped]
+from sqlalchemy import text
 
 from w2c_tui.domain.dashboard import Against
 from w2c_tui.domain.labels import LABELS
@@ -52,3 +54,31 @@ def test_judge_invalid_verdicts_are_not_a_class(demo: Services) -> None:
         assert row.metrics.n_invalid == 1  # one unparsable judge output per model
         assert sum(map(sum, row.metrics.confusion)) == row.metrics.n_valid == 29
         assert [label.value for label in LABELS] == list(row.metrics.per_class)
+
+
+def test_acc_norm_survives_invalid_logprob_readings(demo: Services) -> None:
+    """Invalid log-prob readings have no normalised reading; Acc-Norm is still computed (they
+    are invalid there too), from the official normalised argmax of the valid items."""
+    model = "acme-7b-instruct"
+    rows = query(
+        demo.url,
+        "SELECT label.id, item.position FROM label JOIN rater ON rater.id = rater_id "
+        "JOIN item ON item.id = item_id JOIN target_model ON target_model.id = target_model_id "
+        "WHERE rater.kind = 'mcq_logprob' AND label.question = 'behaviour' AND is_current "
+        "AND target_model.name = :m ORDER BY item.position",
+        m=model,
+    )
+    broken = {int(str(position)) for _, position in rows[:3]}
+    with demo.store.engine.begin() as db:
+        for label_id, _ in rows[:3]:
+            db.execute(
+                text("UPDATE label SET status = 'invalid', value = NULL WHERE id = :i"),
+                {"i": label_id},
+            )
+    metrics = MetricsService(demo.store).metrics("demo", against=Against.GOLD)
+    [row] = [r for r in metrics if r.rater.key.startswith("logprob:") and r.target_model == model]
+    gold, _raw, norm = official(model)
+    m = row.metrics
+    assert m.n_invalid == 3 and m.n_scored == 27
+    valid = [i for i in range(30) if i not in broken]
+    assert m.accuracy_norm == sum(gold[i] == norm[i] for i in valid) / 27

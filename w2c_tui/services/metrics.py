@@ -78,8 +78,12 @@ def rater_metrics(
     norm_key = f"{rater.key}:norm"
     pred_norm = None
     if rater.kind is RaterKind.MCQ_LOGPROB and any(r.key == norm_key for r in readings.raters):
-        norm = [code(readings.values.get((u.key, norm_key))) for u in units]
-        if all(min(a, 0) == min(b, 0) for a, b in zip(norm, pred, strict=True)):
+        # an invalid (or missing) reading has no normalised reading: it is invalid there too
+        norm = [
+            code(readings.values.get((u.key, norm_key))) if p >= 0 else p
+            for u, p in zip(units, pred, strict=True)
+        ]
+        if all(n >= 0 for n, p in zip(norm, pred, strict=True) if p >= 0):
             pred_norm = norm
     metrics = compute_metrics(
         gold,
