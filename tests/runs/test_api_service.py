@@ -26,6 +26,9 @@ def test_generate_then_judge_through_the_service(
         run_id = demo.runs.create(generate)
         info = demo.runs.execute(run_id)
         assert (info.status, info.n_done, info.n_error) == (RunStatus.DONE, 6, 0)
+        # `w2c run show` says when the run started (it said null for every run)
+        assert info.started_at is not None and info.finished_at is not None
+        assert info.created_at <= info.started_at <= info.finished_at
         judge = RunConfig.of(
             method=Method.JUDGE,
             model="fake-model",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import Engine, delete, update
+from sqlalchemy import Engine, delete, func, update
 from sqlmodel import Session, col
 
 from w2c_tui.db.tables import RunResultRow, RunRow
@@ -73,6 +73,7 @@ class RunClaims:
                     worker_started=started,
                     host=host,
                     heartbeat_at=now,
+                    started_at=func.coalesce(RunRow.started_at, now),  # a resume keeps the first
                     error=None,
                     finished_at=None,
                 )
