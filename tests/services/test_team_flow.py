@@ -175,3 +175,19 @@ def test_a_bad_label_row_writes_nothing(
     with pytest.raises(InputError, match=where):
         demo.labels.import_file(path, "demo")
     assert demo.labels.export("demo") == []
+
+
+def test_pace_is_not_given_on_too_little() -> None:
+    """Two labels three seconds apart are no pace; ten a minute apart are 60 an hour (the
+    first label starts the clock: 9 intervals)."""
+    from datetime import UTC, datetime, timedelta
+
+    from w2c_tui.services.team import active_pace
+
+    start = datetime(2026, 11, 1, 9, tzinfo=UTC)
+    assert active_pace([start, start + timedelta(seconds=3)])[0] is None
+    ten = [start + timedelta(seconds=60 * i) for i in range(10)]
+    pace, minutes = active_pace(ten)
+    assert minutes == 9 and pace == 9 / (9 / 60)
+    with_break = [*ten, ten[-1] + timedelta(hours=2)]  # a break counts 5 minutes at most
+    assert active_pace(with_break)[1] == 9 + 5

@@ -18,13 +18,18 @@ from w2c_tui.stats import RatingTable, krippendorff_alpha
 
 IDLE_GAP_S = 300.0
 """Gaps between two labels longer than this are breaks: they do not count as active time."""
+PACE_MIN_LABELS = 10
+PACE_MIN_ACTIVE_S = 300.0
+"""A pace rests on at least this many labels and this much active time; before that it is not
+given ("—"): two labels three seconds apart are not 1,200 an hour."""
 
 
 def active_pace(stamps: list[datetime]) -> tuple[float | None, float]:
-    """(labels per hour of active time, active minutes) from label timestamps."""
+    """(labels per hour of active time, active minutes) from label timestamps; the pace is
+    None until it rests on PACE_MIN_LABELS labels and PACE_MIN_ACTIVE_S of active time."""
     times = sorted(stamps)
     active = sum(min((b - a).total_seconds(), IDLE_GAP_S) for a, b in pairwise(times))
-    if len(times) < 2 or active <= 0:
+    if len(times) < PACE_MIN_LABELS or active < PACE_MIN_ACTIVE_S:
         return None, active / 60
     return (len(times) - 1) / (active / 3600), active / 60
 
