@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import and_, not_
+from sqlalchemy import and_
 from sqlmodel import Session, col, select
 
 from w2c_tui.db.schema_labels import AnswerWrite, current_answer, write_answer
@@ -27,18 +27,14 @@ YES = "yes"
 
 def checklist_rows(table: Any = LabelRow) -> Any:
     """The condition that keeps item-QA checklist answers and notes (of `table` or an alias)."""
-    return and_(
-        col(table.schema_name) == SCHEMA,
-        not_(col(table.question).in_((BEHAVIOUR,))),
-    )
+    return and_(col(table.schema_name) == SCHEMA, col(table.question) != BEHAVIOUR)
 
 
 def flag_on(table: Any = LabelRow) -> Any:
     """The condition: a current checklist answer that switches its flag on."""
     return and_(
-        col(table.schema_name) == SCHEMA,
+        checklist_rows(table),
         col(table.question) != NOTE,
-        col(table.question) != BEHAVIOUR,
         col(table.is_current).is_(True),
         col(table.value) == YES,
     )
@@ -49,9 +45,7 @@ def write_flag(session: Session, rater_id: int, item_id: int, code: str, on: boo
     value = YES if on else None
     unit = Unit(item_id)
     current = current_answer(session, rater_id, unit, SCHEMA, code)
-    if current is not None and (current.value == YES) == on:
-        return False
-    if current is None and not on:
+    if (current is not None and current.value == YES) == on:  # a "no" is off already
         return False
     return write_answer(session, AnswerWrite(rater_id, unit, SCHEMA, code, value))
 

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
-from w2c_tui.db.common import equal
 from w2c_tui.db.guidelines import current_guideline_id
-from w2c_tui.db.schema_labels import AnswerWrite, write_row
+from w2c_tui.db.schema_labels import AnswerWrite, current_answer, write_row
 from w2c_tui.db.tables import LabelRow
-from w2c_tui.db.when2call_labels import QUESTION, schema_for, when2call
+from w2c_tui.db.when2call_labels import QUESTION, schema_for
 from w2c_tui.domain.labels import Label, VerdictStatus
 from w2c_tui.domain.models import LabelChange
 from w2c_tui.domain.schema_labels import Unit
@@ -44,17 +43,10 @@ class LabelWrite:
 def current_verdict(
     session: Session, rater_id: int, item_id: int, model_id: int | None, response_id: int | None
 ) -> LabelRow | None:
-    """The rater's current When2Call label on the unit."""
-    return session.exec(
-        select(LabelRow).where(
-            when2call(),
-            col(LabelRow.rater_id) == rater_id,
-            col(LabelRow.item_id) == item_id,
-            col(LabelRow.is_current).is_(True),
-            equal(LabelRow.target_model_id, model_id),
-            equal(LabelRow.response_id, response_id),
-        )
-    ).first()
+    """The rater's current When2Call label on the unit (the store's `current_answer`)."""
+    unit = Unit(item_id, response_id)
+    schema = schema_for(model_id, response_id)
+    return current_answer(session, rater_id, unit, schema, QUESTION, model_id)
 
 
 def write_label(session: Session, write: LabelWrite) -> LabelChange | None:
