@@ -6,19 +6,20 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from w2c_tui.cli.context import BOOTSTRAP_MAX, SEED_MAX, print_json, services
 from w2c_tui.cli.context import console as make_console
-from w2c_tui.cli.context import print_json, services
-from w2c_tui.domain.dashboard import Against, SliceBy
+from w2c_tui.domain.dashboard import MIN_UNITS, Against, SliceBy
 from w2c_tui.domain.labels import InvalidMode
-from w2c_tui.present.numbers import STABILITY_HEADERS, stability_cells
+from w2c_tui.present.numbers import (
+    METRICS_HEADERS,
+    STABILITY_HEADERS,
+    metrics_cells,
+    stability_cells,
+)
 
 if TYPE_CHECKING:
+    from w2c_tui.services.metrics_compare import Comparison
     from w2c_tui.services.rater_metrics import RaterMetrics
-
-
-def pct(value: object) -> str:
-    """A share as a percentage with one decimal, '—' when undefined."""
-    return f"{100 * value:.1f}" if isinstance(value, float | int) else "—"
 
 
 def metrics(
@@ -45,6 +46,22 @@ def metrics(
     confusion: Annotated[
         bool, typer.Option("--confusion", help="Print each 4×4 confusion matrix too.")
     ] = False,
+    compare: Annotated[
+        tuple[str, str] | None,
+        typer.Option(
+            "--compare",
+            metavar="A B",
+            help="Two raters, or one rater on two models (RATER@MODEL), on the same items: "
+            "each side's metrics and the paired difference A − B with its interval.",
+        ),
+    ] = None,
+    bootstrap: Annotated[
+        int,
+        typer.Option(
+            help="Bootstrap resamples over items (0: no intervals).", min=0, max=BOOTSTRAP_MAX
+        ),
+    ] = 1000,
+    seed: Annotated[int, typer.Option(help="Seed of the bootstrap.", min=0, max=SEED_MAX)] = 0,
     json_out: Annotated[bool, typer.Option("--json", help="One JSON document on stdout.")] = False,
 ) -> None:
     """Accuracy, length-normalised accuracy, macro-F1 (reference-compatible, over 4 labels,
@@ -53,18 +70,48 @@ def metrics(
     Against gold, a judge's reading of a model's responses gives that model's When2Call score
     as the judge sees it; a log-prob scorer's gives the MCQ score. Against humans, each
     automated rater is scored on the units with a human consensus label.
+
+    Every metric comes with a 95% percentile interval, bootstrapped over items (--bootstrap B,
+    --seed; the same draws for all metrics of a rater), and its n; a metric on fewer than 5
+    units reads "too few". In --json each is {"value", "ci", "n", "reason"} under
+    `intervals`, beside the point values.
     """
     mode, ref = invalid, against
     with services(ctx) as svc:
         name = svc.datasets.resolve(dataset)
+        if compare is not None:
+            result = svc.metrics.compare(
+                name,
+                *compare,
+                against=ref,
+                min_humans=min_humans,
+                invalid_mode=mode,
+                bootstrap=bootstrap,
+                seed=seed,
+            )
+            _print_comparison(name, ref, result, json_out)
+            return
         if by is not None:
             parts = svc.metrics.sliced(
-                name, by, raters=rater, against=ref, min_humans=min_humans, invalid_mode=mode
+                name,
+                by,
+                raters=rater,
+                against=ref,
+                min_humans=min_humans,
+                invalid_mode=mode,
+                bootstrap=bootstrap,
+                seed=seed,
             )
             _print_slices(name, by, parts, json_out)
             return
         rows = svc.metrics.metrics(
-            name, raters=rater, against=ref, min_humans=min_humans, invalid_mode=mode
+            name,
+            raters=rater,
+            against=ref,
+            min_humans=min_humans,
+            invalid_mode=mode,
+            bootstrap=bootstrap,
+            seed=seed,
         )
         reference = svc.metrics.reference(name, ref, min_humans)
     if json_out:
@@ -74,6 +121,8 @@ def metrics(
                 "against": ref.value,
                 "reference": reference.to_json(),
                 "invalid_mode": mode.value,
+                "bootstrap": {"B": bootstrap, "seed": seed, "level": 0.95},
+                "min_units": MIN_UNITS,
                 "raters": [r.as_json() for r in rows],
             }
         )
@@ -119,30 +168,13 @@ def _print(dataset: str, against: str, rows: list[RaterMetrics], confusion: bool
     table = Table(
         "rater",
         "target model",
-        "n",
-        "macro-F1 ×100",
-        "Acc",
-        "Acc-Norm",
-        "Tool-Hall%",
-        "Answer-Hall%",
-        "Param-Hall%",
-        "invalid%",
-        title=f"{dataset}: metrics against {against} (macro-F1 reference-compatible)",
+        *METRICS_HEADERS,
+        title=f"{dataset}: metrics against {against} (macro-F1 reference-compatible; under each "
+        f'value its 95% bootstrap interval over items; "too few" below {MIN_UNITS} units)',
     )
     for row in rows:
-        m = row.metrics
-        f1 = f"{100 * m.macro_f1_ref:.1f}" if m.macro_f1_ref is not None else "—"
         table.add_row(
-            row.rater.key,
-            row.target_model or "all",
-            str(m.n_scored),
-            f1,
-            pct(m.accuracy),
-            pct(m.accuracy_norm),
-            pct(m.tool_hallucination["rate"]),
-            pct(m.answer_hallucination["rate"]),
-            pct(m.parameter_hallucination["rate"]),
-            pct(m.invalid_rate),
+            row.rater.key, row.target_model or "all", *metrics_cells(row.document(), sep="\n")
         )
     console.print(table)
     stable = [row for row in rows if row.stability]
@@ -169,3 +201,47 @@ def _print(dataset: str, against: str, rows: list[RaterMetrics], confusion: bool
         for label, counts in zip(LABELS, row.metrics.confusion, strict=True):
             grid.add_row(label.value, *[str(c) for c in counts])
         console.print(grid)
+
+
+COMPARED = {
+    "macro_f1_ref": "macro-F1 ×100",
+    "macro_f1_no_direct": "macro-F1 without direct ×100",
+    "accuracy": "Acc",
+    "tool_hallucination": "Tool-Hall",
+    "answer_hallucination": "Answer-Hall",
+    "parameter_hallucination": "Param-Hall",
+    "invalid_rate": "invalid",
+}
+
+
+def _print_comparison(dataset: str, against: Against, result: Comparison, json_out: bool) -> None:
+    """A − B per metric with the paired interval (or the JSON document)."""
+    from rich.table import Table
+
+    from w2c_tui.domain.dashboard import EstimateDoc
+    from w2c_tui.present.numbers import interval_text
+
+    if json_out:
+        print_json({"dataset": dataset, "against": against.value, **result.as_json()})
+        return
+    s = result.settings
+    table = Table(
+        "metric",
+        f"A = {result.a.name}",
+        f"B = {result.b.name}",
+        "A − B, points ×100 (paired)",
+        title=f"{dataset}: {result.n_items} items with a {against.value} reference in both; "
+        f"95% bootstrap intervals over items (B={s.B}, seed {s.seed}, the same draws for A, B "
+        "and A − B)",
+    )
+    for key, label in COMPARED.items():
+        a, b, d = result.metrics[key]
+        percent = not key.startswith("macro_f1")
+        table.add_row(
+            label,
+            *(
+                interval_text(EstimateDoc.of(e.as_json()), percent=percent and e is not d)
+                for e in (a, b, d)
+            ),
+        )
+    make_console().print(table)

@@ -6,8 +6,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Final
 
 from w2c_tui.domain.jsondoc import FLATTEN, OMIT_NONE, JsonDoc
+
+MIN_UNITS: Final = 5
+"""Below this many units a statistic is not reported: "too few units (n=…)", no value and no
+interval (a share or coefficient on 1–4 units moves by 20 points or more with one unit)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from w2c_tui.domain.dashboard_core import EstimateDoc
+from w2c_tui.domain.dashboard_core import BootstrapDoc, EstimateDoc
 from w2c_tui.domain.jsondoc import OMIT_NONE, JsonDoc
 
 
@@ -112,6 +112,10 @@ class MetricsDoc(JsonDoc):
     parameter_hallucination: RateDoc
     calibration: CalibrationDoc | None
     stability: StabilityDoc | None
+    intervals: Mapping[str, EstimateDoc] | None = field(default=None, metadata=OMIT_NONE)
+    """Each metric (accuracy, …, f1_<label>, invalid_rate) as {value, ci, n, reason}, all
+    from the same bootstrap draws (`bootstrap`); left out when no interval was asked for."""
+    bootstrap: BootstrapDoc | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,18 +52,53 @@ METRICS_HEADERS: tuple[str, ...] = (
 """Column names of `metrics_cells` (macro-F1 ×100, reference-compatible)."""
 
 
-def metrics_cells(m: MetricsDoc) -> list[str]:
-    """One metrics document as table cells, in METRICS_HEADERS order."""
-    return [
-        str(m.n_scored),
-        f1(m.macro_f1_ref),
-        pct(m.accuracy),
-        pct(m.accuracy_norm),
-        pct(m.tool_hallucination.rate),
-        pct(m.answer_hallucination.rate),
-        pct(m.parameter_hallucination.rate),
-        pct(m.invalid_rate),
-    ]
+METRICS_KEYS: tuple[str, ...] = (
+    "macro_f1_ref",
+    "accuracy",
+    "accuracy_norm",
+    "tool_hallucination",
+    "answer_hallucination",
+    "parameter_hallucination",
+    "invalid_rate",
+)
+"""The metrics behind METRICS_HEADERS[1:], by their names in `MetricsDoc.intervals`."""
+
+
+def _hundred(value: float) -> str:
+    return f"{100 * value:.1f}"
+
+
+def interval_text(est: EstimateDoc, *, percent: bool, sep: str = " ") -> str:
+    """A metric estimate on the ×100 scale: '45.0% [38.1, 52.0]', 'too few (n=4)' or '—'."""
+    if est.value is None:
+        if est.reason and est.reason.startswith("too few"):
+            return f"too few (n={est.n})"
+        return "—"
+    text = _hundred(est.value) + ("%" if percent else "")
+    if est.ci is None:
+        return text
+    return f"{text}{sep}[{_hundred(est.ci[0])}, {_hundred(est.ci[1])}]"
+
+
+def metric_cell(m: MetricsDoc, key: str, *, sep: str = " ") -> str:
+    """One metric of a metrics document as a cell: with its interval when the document has
+    intervals, else the point value (macro-F1s ×100, the rest as percentages)."""
+    percent = not key.startswith(("macro_f1", "f1_"))
+    if m.intervals is not None:
+        est = m.intervals.get(key)
+        return interval_text(est, percent=percent, sep=sep) if est is not None else "—"
+    value = {
+        "tool_hallucination": m.tool_hallucination.rate,
+        "answer_hallucination": m.answer_hallucination.rate,
+        "parameter_hallucination": m.parameter_hallucination.rate,
+    }.get(key, getattr(m, key, None))
+    return pct(value) if percent else f1(value)
+
+
+def metrics_cells(m: MetricsDoc, *, sep: str = " ") -> list[str]:
+    """One metrics document as table cells, in METRICS_HEADERS order; `sep` goes between a
+    value and its interval ("\n": the interval on a second line)."""
+    return [str(m.n_scored), *(metric_cell(m, key, sep=sep) for key in METRICS_KEYS)]
 
 
 STABILITY_HEADERS: tuple[str, ...] = (

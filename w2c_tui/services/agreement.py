@@ -42,6 +42,7 @@ from w2c_tui.services.metrics import rater_metrics
 from w2c_tui.services.readings import RaterInfo, Readings, build_readings
 from w2c_tui.services.reveal import reveal_effects
 from w2c_tui.stats import RatingTable, agreement_summary
+from w2c_tui.stats.metric_intervals import IntervalSettings
 
 __all__ = ["AgreementService", "categories", "table_of"]
 
@@ -188,7 +189,11 @@ class AgreementService:
             drilldown=drills,
             pairwise=tuple(PairDoc.of(p) for p in cast(list[object], pooled["pairwise"])),
             metrics=tuple(
-                m for key in automated for m in _metrics_rows(readings, readings.rater(key), mode)
+                m
+                for key in automated
+                for m in _metrics_rows(
+                    readings, readings.rater(key), mode, IntervalSettings(B=bootstrap, seed=seed)
+                )
             ),
             reveal=reveal_effects(self._store, dataset, readings),
             slices=slices(readings, by, automated, ref, mode, **opts) if by is not None else None,
@@ -199,14 +204,19 @@ def _per_class(drill: DrilldownDoc) -> Mapping[str, ClassDoc] | None:
     return drill.matrix.per_class if drill.matrix else None
 
 
-def _metrics_rows(readings: Readings, rater: RaterInfo, mode: InvalidMode) -> list[MetricsDoc]:
-    """Metrics against gold per target model (label readings; `:norm` readings are in Acc-Norm)."""
+def _metrics_rows(
+    readings: Readings, rater: RaterInfo, mode: InvalidMode, settings: IntervalSettings
+) -> list[MetricsDoc]:
+    """Metrics against gold per target model, with intervals from the dashboard's bootstrap
+    (label readings; `:norm` readings are in Acc-Norm)."""
     if rater.reading != "label" or rater.kind is RaterKind.GOLD:
         return []
     models: list[str | None] = [*sorted({u.target_model for u in readings.units if u.target_model})]
     out = []
     for model in models or [None]:
-        row = rater_metrics(readings, rater, Against.GOLD, target_model=model, invalid_mode=mode)
+        row = rater_metrics(
+            readings, rater, Against.GOLD, target_model=model, invalid_mode=mode, settings=settings
+        )
         if row is not None:
             out.append(row.document())
     return out

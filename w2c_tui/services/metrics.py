@@ -12,29 +12,23 @@ from w2c_tui.domain.errors import NotFoundError
 from w2c_tui.domain.labels import InvalidMode, Label, RaterKind
 from w2c_tui.domain.review import UnitKind
 from w2c_tui.services.consensus import consensus
+from w2c_tui.services.metrics_compare import Comparison, Side, code, compare
 from w2c_tui.services.rater_metrics import CalibrationResult, RaterMetrics, StabilityResult
 from w2c_tui.services.readings import (
-    INVALID,
     RaterInfo,
     Readings,
     build_readings,
 )
 from w2c_tui.services.slicing import slice_groups
 from w2c_tui.stats.calibration import calibration, probabilities_from_loglikelihoods
-from w2c_tui.stats.metrics import INVALID as INVALID_CODE
-from w2c_tui.stats.metrics import MISSING as MISSING_CODE
+from w2c_tui.stats.metric_intervals import (
+    IntervalSettings,
+    intervals,
+    metric_columns,
+    metric_statistics,
+)
 from w2c_tui.stats.metrics import compute_metrics
 from w2c_tui.stats.stability import stability
-
-
-def code(value: Label | str | None) -> int:
-    """A reading as a metrics code (0..3, INVALID, MISSING)."""
-    if value is None:
-        return MISSING_CODE
-    if value == INVALID:
-        return INVALID_CODE
-    assert isinstance(value, Label)
-    return value.option
 
 
 def reference(readings: Readings, against: Against, min_humans: int) -> dict[str, Label]:
@@ -53,13 +47,15 @@ def rater_metrics(
     min_humans: int = 1,
     invalid_mode: InvalidMode = InvalidMode.MISSING,
     only: set[str] | None = None,
+    settings: IntervalSettings | None = None,
 ) -> RaterMetrics | None:
     """Metrics of one rater on one target model's units that have a reference.
 
     A judge's reading of a model's responses scored against gold is that model's When2Call
     score as the judge sees it; so metrics are per target model (None: every unit pooled).
     `only` restricts the units (a slice). Returns None when no unit has both a reference and
-    this rater's reading.
+    this rater's reading. With `settings`, every metric also gets its bootstrap interval
+    (resampling the units that have a reference; see stats.metric_intervals).
     """
     ref = reference(readings, against, min_humans)
     units = [
@@ -85,13 +81,16 @@ def rater_metrics(
         ]
         if all(n >= 0 for n, p in zip(norm, pred, strict=True) if p >= 0):
             pred_norm = norm
+    no_tools = [u.n_tools == 0 for u in units]
     metrics = compute_metrics(
-        gold,
-        pred,
-        no_tools=[u.n_tools == 0 for u in units],
-        pred_norm=pred_norm,
-        invalid_mode=invalid_mode,
+        gold, pred, no_tools=no_tools, pred_norm=pred_norm, invalid_mode=invalid_mode
     )
+    estimates = None
+    if settings is not None:
+        cols = metric_columns(
+            gold, pred, no_tools=no_tools, pred_norm=pred_norm, invalid_mode=invalid_mode
+        )
+        estimates = intervals(metric_statistics(cols, norm=pred_norm is not None), settings)
     return RaterMetrics(
         rater=rater,
         target_model=target_model,
@@ -100,6 +99,8 @@ def rater_metrics(
         norm_reading=norm_key if pred_norm is not None else None,
         calibration=_calibration(readings, rater, units, gold),
         stability=_stability(readings, rater, units, gold),
+        intervals=estimates,
+        settings=settings,
     )
 
 
@@ -137,6 +138,10 @@ def _stability(
         if max((len(r) for r in runs), default=0) >= 2:
             return StabilityResult(stability(runs, gold), over)
     return None
+
+
+def _settings(bootstrap: int | None, seed: int) -> IntervalSettings | None:
+    return IntervalSettings(B=bootstrap, seed=seed) if bootstrap is not None else None
 
 
 class MetricsService:
@@ -178,6 +183,30 @@ class MetricsService:
             and not (against is Against.HUMANS and r.kind is RaterKind.HUMAN)
         ]
 
+    def compare(
+        self,
+        dataset: str,
+        a: str,
+        b: str,
+        *,
+        against: Against = Against.GOLD,
+        min_humans: int = 1,
+        invalid_mode: InvalidMode = InvalidMode.MISSING,
+        bootstrap: int = 1000,
+        seed: int = 0,
+    ) -> Comparison:
+        """Two raters (or one rater on two target models, `rater@model`) on the same items:
+        each side's metrics and the paired difference a − b with its interval."""
+        readings = self.readings(dataset)
+        return compare(
+            readings,
+            reference(readings, against, min_humans),
+            Side.parse(a),
+            Side.parse(b),
+            invalid_mode=invalid_mode,
+            settings=IntervalSettings(B=bootstrap, seed=seed),
+        )
+
     def sliced(
         self,
         dataset: str,
@@ -187,8 +216,11 @@ class MetricsService:
         against: Against = Against.GOLD,
         min_humans: int = 1,
         invalid_mode: InvalidMode = InvalidMode.MISSING,
+        bootstrap: int | None = None,
+        seed: int = 0,
     ) -> list[tuple[str, int, list[RaterMetrics]]]:
         """Metrics on each slice of the units: (slice, its units, each rater's metrics)."""
+        settings = _settings(bootstrap, seed)
         readings = self.readings(dataset)
         chosen = self._chosen(readings, raters, against)
         out = []
@@ -204,6 +236,7 @@ class MetricsService:
                         min_humans=min_humans,
                         invalid_mode=invalid_mode,
                         only=units,
+                        settings=settings,
                     )
                 )
                 is not None
@@ -219,8 +252,13 @@ class MetricsService:
         against: Against = Against.GOLD,
         min_humans: int = 1,
         invalid_mode: InvalidMode = InvalidMode.MISSING,
+        bootstrap: int | None = None,
+        seed: int = 0,
     ) -> list[RaterMetrics]:
-        """Metrics of each rater (default: every rater but gold and the human reference)."""
+        """Metrics of each rater (default: every rater but gold and the human reference);
+        with `bootstrap` (B, 0: values and "too few" without intervals), each metric with
+        its interval over items."""
+        settings = _settings(bootstrap, seed)
         readings = self.readings(dataset)
         chosen = self._chosen(readings, raters, against)
         models: list[str | None] = [
@@ -236,6 +274,7 @@ class MetricsService:
                     target_model=model,
                     min_humans=min_humans,
                     invalid_mode=invalid_mode,
+                    settings=settings,
                 )
                 if result is not None:
                     out.append(result)

@@ -7,8 +7,10 @@ from dataclasses import dataclass
 
 from w2c_tui.domain.dashboard import (
     Against,
+    BootstrapDoc,
     CalibrationDoc,
     CalibrationFigures,
+    EstimateDoc,
     MetricsDoc,
     RateDoc,
     ReliabilityBinDoc,
@@ -16,7 +18,9 @@ from w2c_tui.domain.dashboard import (
 )
 from w2c_tui.services.readings import RaterInfo
 from w2c_tui.stats.calibration import Calibration
+from w2c_tui.stats.metric_intervals import IntervalSettings
 from w2c_tui.stats.metrics import Metrics, Rate
+from w2c_tui.stats.results import Estimate
 from w2c_tui.stats.stability import Stability
 
 SOFTMAX = "softmax over the four log-likelihoods"
@@ -114,6 +118,9 @@ class RaterMetrics:
     norm_reading: str | None
     calibration: CalibrationResult | None
     stability: StabilityResult | None
+    intervals: dict[str, Estimate] | None = None
+    """Each metric's value and bootstrap interval (None: not asked for)."""
+    settings: IntervalSettings | None = None
 
     def document(self) -> MetricsDoc:
         """The typed document (the dashboard's `metrics`, `w2c metrics --json`)."""
@@ -151,6 +158,16 @@ class RaterMetrics:
             parameter_hallucination=_rate(m.parameter_hallucination),
             calibration=self.calibration.document() if self.calibration else None,
             stability=self.stability.document() if self.stability else None,
+            intervals=(
+                {name: EstimateDoc.of(e.as_json()) for name, e in self.intervals.items()}
+                if self.intervals is not None
+                else None
+            ),
+            bootstrap=(
+                BootstrapDoc(B=self.settings.B, seed=self.settings.seed, level=self.settings.level)
+                if self.settings is not None
+                else None
+            ),
         )
 
     def as_json(self) -> dict[str, object]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from w2c_tui.domain.dashboard_core import MIN_UNITS
+
 
 def _clean(x: float | None) -> float | None:
     """A plain Python float (no numpy scalar), or None; NaN/inf are refused."""
@@ -54,6 +56,11 @@ class Estimate:
             "reason": self.reason,
             "degenerate": self.degenerate,
         }
+
+
+def too_few(n: int) -> Estimate:
+    """The estimate of a statistic on fewer than MIN_UNITS units: not reported."""
+    return Estimate.undefined(f"too few units (n={n}; at least {MIN_UNITS} needed)", n=n)
 
 
 @dataclass(frozen=True)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from w2c_tui.domain.dashboard import DashboardDoc
+from w2c_tui.domain.dashboard import MIN_UNITS, DashboardDoc
 from w2c_tui.io.report.model import Chart, Section, TableSpec, est
 from w2c_tui.io.svg import data_uri, reliability
 from w2c_tui.present.numbers import (
     METRICS_HEADERS,
     STABILITY_HEADERS,
     f1,
+    metric_cell,
     metrics_cells,
     num,
     pct,
@@ -54,6 +55,17 @@ def calibration(dash: DashboardDoc) -> Section:
     return section
 
 
+def _interval_note(dash: DashboardDoc) -> str:
+    b = dash.meta.bootstrap
+    if not b.B:
+        return "No intervals (bootstrap B = 0)."
+    return (
+        f"Each value with its {b.level:.0%} percentile interval, bootstrapped over items "
+        f"(B = {b.B}, seed {b.seed}; the same draws for every metric of a row); a metric on "
+        f'fewer than {MIN_UNITS} units reads "too few".'
+    )
+
+
 def metrics(dash: DashboardDoc) -> list[Section]:
     """When2Call metrics against gold; stability where there are repeats."""
     out = [
@@ -62,17 +74,24 @@ def metrics(dash: DashboardDoc) -> list[Section]:
             [
                 "macro-F1 ×100 in the reference-compatible form (sklearn macro over the labels "
                 "present; raw argmax for log-prob scorers); Tool-Hall = share of no-tool "
-                "cannot_answer items answered with a tool call."
+                "cannot_answer items answered with a tool call. " + _interval_note(dash)
             ],
             [
                 TableSpec(
-                    ["rater", "target model", *METRICS_HEADERS, "F1 4 labels ×100"],
+                    [
+                        "rater",
+                        "target model",
+                        *METRICS_HEADERS,
+                        "F1 4 labels ×100",
+                        "F1 without direct ×100",
+                    ],
                     [
                         [
                             m.rater,
                             m.target_model or "all",
                             *metrics_cells(m),
-                            f1(m.macro_f1_4),
+                            metric_cell(m, "macro_f1_4"),
+                            metric_cell(m, "macro_f1_no_direct"),
                         ]
                         for m in dash.metrics
                     ],

@@ -5,16 +5,16 @@ from __future__ import annotations
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from w2c_tui.domain.dashboard import DashboardDoc
+from w2c_tui.domain.dashboard import MIN_UNITS, DashboardDoc
 from w2c_tui.present.numbers import (
     METRICS_HEADERS,
     STABILITY_HEADERS,
-    f1,
+    metric_cell,
     metrics_cells,
     stability_cells,
 )
 from w2c_tui.present.numbers import num as fmt
-from w2c_tui.tui.dashboard.common import Legend, table
+from w2c_tui.tui.dashboard.common import ABBREV, LABELS, Legend, table
 from w2c_tui.tui.plain import cells
 from w2c_tui.tui.widgets.charts import bar
 
@@ -67,31 +67,52 @@ def calibration(dash: DashboardDoc) -> RenderableType:
     return Group(*parts)
 
 
+def _interval_note(dash: DashboardDoc) -> str:
+    b = dash.meta.bootstrap
+    if not b.B:
+        return ""
+    return (
+        f". Under each value its {b.level:.0%} bootstrap interval over items (B={b.B}, "
+        f'seed {b.seed}); "too few" below {MIN_UNITS} units'
+    )
+
+
 def metrics(dash: DashboardDoc) -> RenderableType:
     """When2Call metrics against gold, then stability over repeats."""
     if not dash.metrics:
         return Text("No rater readings with a gold label.", style="italic")
     legend = Legend(dash.meta.raters)
-    t = table(
-        "",
-        "model",
-        *METRICS_HEADERS,
-        "F1 4 ×100",
-        "F1 ¬DA ×100",
-        title="When2Call metrics against gold (macro-F1: reference-compatible, over the "
-        "labels present; F1 4: over the four labels; F1 ¬DA: without direct)",
-    )
+    t = table("", "model", *METRICS_HEADERS)
+    f1s = table("", "model", "F1 4 ×100", "F1 ¬DA ×100", *(f"F1 {ABBREV[k]}" for k in LABELS))
     for m in dash.metrics:
         t.add_row(
             *cells(
                 legend.short(m.rater),
                 m.target_model or "all",
-                *metrics_cells(m),
-                f1(m.macro_f1_4),
-                f1(m.macro_f1_no_direct),
+                *metrics_cells(m, sep="\n"),
             )
         )
-    parts: list[RenderableType] = [t]
+        f1s.add_row(
+            *cells(
+                legend.short(m.rater),
+                m.target_model or "all",
+                *(
+                    metric_cell(m, key, sep="\n")
+                    for key in ("macro_f1_4", "macro_f1_no_direct", *(f"f1_{k}" for k in LABELS))
+                ),
+            )
+        )
+    note = (
+        "macro-F1: reference-compatible, over the labels present; F1 4: over the four "
+        "labels; F1 ¬DA: without direct; then each class's F1" + _interval_note(dash) + "."
+    )
+    parts: list[RenderableType] = [
+        Text("When2Call metrics against gold", style="bold"),
+        Text(note, style="dim"),
+        t,
+        Text(""),
+        f1s,
+    ]
     stable = [m for m in dash.metrics if m.stability]
     if stable:
         s = table(

@@ -12,12 +12,19 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from w2c_tui.present.numbers import STABILITY_HEADERS, f1, pct, stability_cells
+from w2c_tui.present.numbers import (
+    METRICS_HEADERS,
+    STABILITY_HEADERS,
+    metrics_cells,
+    stability_cells,
+)
 
 if TYPE_CHECKING:
     from w2c_tui.domain.runs import RunInfo
     from w2c_tui.services import Services
 
+BOOTSTRAP = 1000
+"""The resamples behind the dialog's intervals: `w2c metrics`'s default, so the numbers match."""
 LABELS = ["direct", "tool_call", "request_for_info", "cannot_answer"]
 
 
@@ -35,7 +42,9 @@ class RunMetricsDialog(ModalScreen[None]):
         kind, _, name = (self.info.rater or "").partition(":")
         rows = [
             r
-            for r in self.services.metrics.metrics(self.info.config.dataset)
+            for r in self.services.metrics.metrics(
+                self.info.config.dataset, bootstrap=BOOTSTRAP, seed=0
+            )
             if r.rater.kind.value == kind and r.rater.name == name
         ]
         with VerticalScroll(classes="dialog dialog--wide"):
@@ -44,27 +53,18 @@ class RunMetricsDialog(ModalScreen[None]):
                 classes="dialog--title",
                 markup=False,
             )
+            yield Static(
+                f"Under each value its 95% bootstrap interval over items (B={BOOTSTRAP}, "
+                'seed 0, as `w2c metrics`); "too few" below 5 units.',
+                classes="dialog--hint",
+                markup=False,
+            )
             if not rows:
                 yield Static("No verdicts with a gold label yet.")
             for row in rows:
                 m = row.metrics
-                table = Table(
-                    "n",
-                    "macro-F1 ×100",
-                    "Acc",
-                    "Acc-Norm",
-                    "Tool-Hall",
-                    "invalid",
-                    title=Text(f"{row.target_model}"),
-                )
-                table.add_row(
-                    str(m.n_scored),
-                    f1(m.macro_f1_ref),
-                    pct(m.accuracy),
-                    pct(m.accuracy_norm),
-                    pct(m.tool_hallucination["rate"]),
-                    pct(m.invalid_rate),
-                )
+                table = Table(*METRICS_HEADERS, title=Text(f"{row.target_model}"))
+                table.add_row(*metrics_cells(row.document(), sep="\n"))
                 yield Static(table)
                 if row.stability:
                     repeats = Table(*STABILITY_HEADERS, title="stability")
