@@ -10,7 +10,7 @@ from rich.text import Text
 from w2c_tui.cli.context import console as make_console
 from w2c_tui.domain.dashboard import JudgesDoc
 from w2c_tui.domain.pooled import PooledDoc
-from w2c_tui.present.numbers import estimate_text, f1
+from w2c_tui.present.numbers import estimate_text, f1, slice_cells
 
 
 def est(value: Any) -> str:
@@ -76,7 +76,7 @@ def print_judges(doc: JudgesDoc) -> None:
                     str(part.n_units),
                     line.rater,
                     est(line.cohen_kappa),
-                    f1(line.macro_f1),
+                    slice_cells(line.macro_f1, line.macro_f1_interval, None, None)[0],
                 )
         console.print(by)
 

@@ -162,6 +162,9 @@ class SliceRowDoc(JsonDoc):
     n_gold: int
     macro_f1: float | None
     accuracy: float | None
+    macro_f1_interval: EstimateDoc | None = field(default=None, metadata=OMIT_NONE)
+    """macro-F1 (reference-compatible) with its bootstrap interval over the slice's items."""
+    accuracy_interval: EstimateDoc | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass(frozen=True, slots=True)

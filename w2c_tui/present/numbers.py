@@ -95,6 +95,25 @@ def metric_cell(m: MetricsDoc, key: str, *, sep: str = " ") -> str:
     return pct(value) if percent else f1(value)
 
 
+def slice_cells(
+    macro_f1: float | None,
+    macro_f1_interval: EstimateDoc | None,
+    accuracy: float | None,
+    accuracy_interval: EstimateDoc | None,
+    *,
+    sep: str = " ",
+) -> list[str]:
+    """A slice row's macro-F1 (×100) and accuracy (%), with intervals where it has them."""
+    return [
+        interval_text(macro_f1_interval, percent=False, sep=sep)
+        if macro_f1_interval is not None
+        else f1(macro_f1),
+        interval_text(accuracy_interval, percent=True, sep=sep)
+        if accuracy_interval is not None
+        else pct(accuracy),
+    ]
+
+
 def metrics_cells(m: MetricsDoc, *, sep: str = " ") -> list[str]:
     """One metrics document as table cells, in METRICS_HEADERS order; `sep` goes between a
     value and its interval ("\n": the interval on a second line)."""

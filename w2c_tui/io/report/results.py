@@ -8,11 +8,10 @@ from w2c_tui.io.svg import data_uri, reliability
 from w2c_tui.present.numbers import (
     METRICS_HEADERS,
     STABILITY_HEADERS,
-    f1,
     metric_cell,
     metrics_cells,
     num,
-    pct,
+    slice_cells,
     stability_cells,
 )
 
@@ -140,8 +139,7 @@ def slices(dash: DashboardDoc) -> list[Section]:
             str(row.n_consensus),
             est(row.cohen_kappa),
             str(row.n_gold),
-            f1(row.macro_f1),
-            pct(row.accuracy),
+            *slice_cells(row.macro_f1, row.macro_f1_interval, row.accuracy, row.accuracy_interval),
         ]
         for part in doc.slices
         for row in part.rows

@@ -13,6 +13,7 @@ from w2c_tui.services.metrics import rater_metrics
 from w2c_tui.services.readings import Readings
 from w2c_tui.services.slicing import slice_groups
 from w2c_tui.stats import agreement_summary
+from w2c_tui.stats.metric_intervals import IntervalSettings
 
 
 def slices(
@@ -40,8 +41,15 @@ def slices(
             else:
                 kappa = undefined("no human consensus in this slice")
             metrics = rater_metrics(
-                readings, readings.rater(key), Against.GOLD, invalid_mode=invalid_mode, only=units
+                readings,
+                readings.rater(key),
+                Against.GOLD,
+                invalid_mode=invalid_mode,
+                only=units,
+                settings=IntervalSettings(B=bootstrap, seed=seed),
             )
+            doc = metrics.document() if metrics else None
+            iv = doc.intervals if doc and doc.intervals else {}
             rows.append(
                 SliceRowDoc(
                     rater=key,
@@ -50,6 +58,8 @@ def slices(
                     n_gold=metrics.metrics.n_scored if metrics else 0,
                     macro_f1=metrics.metrics.macro_f1_ref if metrics else None,
                     accuracy=metrics.metrics.accuracy if metrics else None,
+                    macro_f1_interval=iv.get("macro_f1_ref"),
+                    accuracy_interval=iv.get("accuracy"),
                 )
             )
         out.append(SliceDoc(name=name, n_units=len(units), rows=tuple(rows)))

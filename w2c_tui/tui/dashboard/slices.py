@@ -7,7 +7,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from w2c_tui.domain.dashboard import DashboardDoc
-from w2c_tui.present.numbers import estimate_text, f1, pct
+from w2c_tui.present.numbers import estimate_text, slice_cells
 from w2c_tui.tui.dashboard.common import Legend, table
 from w2c_tui.tui.plain import cells
 
@@ -45,8 +45,13 @@ def slices(dash: DashboardDoc) -> RenderableType:
                     str(row.n_consensus),
                     estimate_text(row.cohen_kappa, with_reason=row.n_consensus == 0),
                     str(row.n_gold),
-                    f1(row.macro_f1),
-                    pct(row.accuracy),
+                    *slice_cells(
+                        row.macro_f1,
+                        row.macro_f1_interval,
+                        row.accuracy,
+                        row.accuracy_interval,
+                        sep="\n",
+                    ),
                 )
             )
     return Group(t, legend.text())
