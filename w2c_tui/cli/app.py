@@ -21,6 +21,7 @@ from w2c_tui.cli import (
     labels_cmd,
     merge_cmd,
     metrics_cmd,
+    next_cmd,
     prompts_cmd,
     qa_cmd,
     report_cmd,
@@ -96,6 +97,7 @@ def root(
 app.command("tui")(tui_cmd.tui)
 app.command("import")(import_cmd.import_files)
 app.command("metrics")(metrics_cmd.metrics)
+app.command("next")(next_cmd.next_units)
 app.command("agreement")(agreement_cmd.agreement)
 app.command("report")(report_cmd.report)
 app.command("serve")(serve_cmd.serve)
