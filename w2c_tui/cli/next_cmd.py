@@ -84,8 +84,8 @@ def next_units(
         console.print("no unit left to label for this judge")
         return
     blind = result.annotator is not None
-    table = Table("#", "item", "uuid", "target model", *(() if blind else ("prior", "weight")))
+    table = Table("#", "item #", "uuid", "target model", *(() if blind else ("prior", "weight")))
     for u in result.next:
         extra = () if blind else (f"{u.prior:.2f}", f"{u.weight:.3f}")
-        table.add_row(str(u.rank), str(u.position), u.item_uuid, u.target_model or "", *extra)
+        table.add_row(str(u.rank), str(u.position + 1), u.item_uuid, u.target_model or "", *extra)
     console.print(table)

@@ -51,6 +51,10 @@ class ItemFilter:
     """The disagreement queue: only items raters disagree on, most disputed first."""
     queue: bool = False
     """Only the annotator's assigned units, in their queue's seeded order."""
+    informative: bool = False
+    """Most informative first: the items in `w2c next`'s order (responses whose label would
+    most narrow the judge's agreement interval), then the rest in the list's order. Not in
+    blind mode: the order comes from how the automated raters disagree."""
     order: ListOrder = ListOrder.FILE
     """File order or shuffled per annotator (not a filter: it never hides an item)."""
     flag: str | None = None
@@ -65,6 +69,12 @@ class ItemFilter:
     def reads_others(self) -> bool:
         """The filter reads gold or other raters' readings."""
         return self.gold is not None or self.disagree or self.ranked or self.flag is not None
+
+    @property
+    def computed(self) -> bool:
+        """The list is a ranking computed in the service (the disagreement queue, or most
+        informative first), not an ORDER BY of the store."""
+        return self.ranked or self.informative
 
     @property
     def finished_only(self) -> bool:
@@ -105,6 +115,8 @@ class ItemFilter:
             parts.append("disagreement queue")
         if self.queue:
             parts.append("my queue")
+        if self.informative:
+            parts.append("most informative first")
         if self.finished_only:
             parts.append("(blind: only items you finished)")
         return " ".join(parts) or "all items"

@@ -252,3 +252,28 @@ def plan_readings(
 def _labelled_by(readings: Readings, annotator: str) -> set[str]:
     keys = {r.key for r in readings.humans() if r.name == annotator}
     return {u for (u, r) in readings.values if r in keys}
+
+
+def item_order(store: Store, dataset: str, ids: list[int], seed: int = 0) -> list[int]:
+    """The review list most informative first: items by their first unit in the queue of
+    `plan` (the dataset's only judge, or the first by name when there are several), then the
+    other items of `ids` in their order. No judge readings: `ids` unchanged."""
+    readings = build_readings(
+        store.ratings.items(dataset), store.ratings.ratings(dataset), UnitKind.BEHAVIOUR
+    )
+    judges = sorted(r.key for r in readings.raters if r.kind is RaterKind.JUDGE)
+    if not judges:
+        return list(ids)
+    try:
+        result = plan_readings(readings, dataset, judge=judges[0], k=len(readings.units), seed=seed)
+    except W2CError:  # the judge read no response
+        return list(ids)
+    by_uuid = {u.item_uuid: u.item_id for u in readings.units}
+    wanted = set(ids)
+    first: list[int] = []
+    for unit in result.next:
+        item = by_uuid.get(unit.item_uuid)
+        if item is not None and item in wanted and item not in first:
+            first.append(item)
+    placed = set(first)
+    return first + [i for i in ids if i not in placed]

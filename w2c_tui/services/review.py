@@ -67,7 +67,7 @@ class ReviewService:
 
     def count(self, dataset: str, flt: ItemFilter, mode: ReviewMode, annotator: str | None) -> int:
         """How many items the filter keeps."""
-        if flt.ranked:
+        if flt.computed:
             return len(self.queue(dataset, flt, mode, annotator))
         return self._store.items.count(
             dataset, flt, mode, self._rater(annotator), self._salt(annotator)
@@ -76,7 +76,8 @@ class ReviewService:
     def queue(
         self, dataset: str, flt: ItemFilter, mode: ReviewMode, annotator: str | None
     ) -> list[int]:
-        """The disagreement queue: matching items that raters disagree on, most disputed first.
+        """The computed list: most informative first (services.next_units.item_order), or the
+        disagreement queue: matching items that raters disagree on, most disputed first.
 
         Items whose humans disagree come first (by their split: 1 − the share of the most
         common human label), then the ones where only the machines differ, by the split among
@@ -87,6 +88,15 @@ class ReviewService:
         if self._queue is not None and self._queue[0] == key:
             return self._queue[1]
         rater = self._rater(annotator)
+        if flt.informative:
+            from w2c_tui.services.next_units import item_order  # numpy: on first use only
+
+            base_ids = self._store.items.ids(
+                dataset, flt.with_(informative=False), mode, rater, self._salt(annotator)
+            )
+            informative = item_order(self._store, dataset, base_ids)
+            self._queue = (key, informative)
+            return informative
         base = flt.with_(ranked=False)
         if flt.blind:  # blind: disputes only of the items this annotator has finished
             if flt.labelled is False:
@@ -117,9 +127,11 @@ class ReviewService:
         limit: int,
     ) -> list[ItemRow]:
         """Rows `offset`..`offset+limit` of the filtered list."""
-        if flt.ranked:
+        if flt.computed:
             ids = self.queue(dataset, flt, mode, annotator)[offset : offset + limit]
             rows = self._store.items.rows(ids, mode, self._rater(annotator))
+            if not flt.ranked:
+                return rows
             return [replace(row, dispute=self._disputes[row.id].overall) for row in rows]
         return self._store.items.window(
             dataset, flt, mode, self._rater(annotator), offset, limit, self._salt(annotator)
@@ -130,7 +142,7 @@ class ReviewService:
     ) -> list[int]:
         """Every matching item's id, in the list's order (one query on a covering index; the
         screen keeps it, so moving, finding a row and the next unlabelled item need no query)."""
-        if flt.ranked:
+        if flt.computed:
             return list(self.queue(dataset, flt, mode, annotator))
         return self._store.items.ids(
             dataset, flt, mode, self._rater(annotator), self._salt(annotator)
@@ -153,7 +165,7 @@ class ReviewService:
         self, dataset: str, flt: ItemFilter, mode: ReviewMode, annotator: str | None, item_id: int
     ) -> int | None:
         """Where `item_id` sits in the filtered list (None: filtered out)."""
-        if flt.ranked:
+        if flt.computed:
             ranked = self.queue(dataset, flt, mode, annotator)
             return ranked.index(item_id) if item_id in ranked else None
         return self._store.items.index_of(
@@ -169,7 +181,7 @@ class ReviewService:
         after_item: int | None,
     ) -> int | None:
         """The next item this annotator has not finished, after `after_item` (wrapping)."""
-        if flt.ranked:
+        if flt.computed:
             ranked = self.queue(dataset, flt, mode, annotator)
             rows = self._store.items.rows(ranked, mode, self._rater(annotator))
             start = next((n for n, r in enumerate(rows) if r.id == after_item), -1)

@@ -32,11 +32,11 @@ clipped to [0, 1].
 from __future__ import annotations
 
 from dataclasses import dataclass
+from statistics import NormalDist
 from typing import Final
 
 import numpy as np
 import numpy.typing as npt
-from scipy.stats import norm  # type: ignore[import-untyped]
 
 F_LOW: Final = 0.02
 F_HIGH: Final = 0.98
@@ -141,7 +141,7 @@ def _moments(
 
 
 def _ci(value: float, var: float, level: float) -> tuple[float, float]:
-    half = float(norm.ppf(0.5 + level / 2.0)) * float(np.sqrt(max(var, 0.0)))
+    half = NormalDist().inv_cdf(0.5 + level / 2.0) * float(np.sqrt(max(var, 0.0)))
     return max(value - half, 0.0), min(value + half, 1.0)
 
 
@@ -200,7 +200,7 @@ def walk(
         pi = np.where(tau[:, None] > 0, np.minimum(1.0, wo[None, :] / tau[:, None]), 1.0)
     z = np.where(inside, (yv - fv)[order][None, :], 0.0)
     value, var = _moments(fo, z, pi, inside, np.ones_like(inside))
-    half = float(norm.ppf(0.5 + level / 2.0)) * np.sqrt(np.maximum(var, 0.0))
+    half = NormalDist().inv_cdf(0.5 + level / 2.0) * np.sqrt(np.maximum(var, 0.0))
     return counts, value, np.maximum(value - half, 0.0), np.minimum(value + half, 1.0)
 
 

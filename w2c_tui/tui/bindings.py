@@ -24,6 +24,7 @@ REVIEW_BINDINGS: list[Binding] = [
     Binding("f", "filter", "filter", id="filter"),
     Binding("slash", "search", "search", id="search"),
     Binding("r", "queue", "queue", id="queue", show=False),
+    Binding("o", "cycle_order", "order", id="order", show=False),
     Binding("a", "agreement", "agreement", id="agreement"),
     Binding("R", "runs", "runs", id="runs"),
     Binding("S", "spot_check", "spot check", id="spot-check", show=False),
@@ -69,6 +70,7 @@ HELP_GROUPS: list[tuple[str, list[str]]] = [
             "filter",
             "search",
             "queue",
+            "order",
             "tools",
             "whole-text",
             "checklist",
@@ -102,6 +104,9 @@ DESCRIPTIONS: dict[str, str] = {
     "filter": "filter: gold label, number of tools, source, labelled, human≠judge",
     "search": "search the question text (and uuids)",
     "queue": "disagreement queue on / off: items the raters disagree on, most disputed first",
+    "order": "list order: the list's own (file, or your blind order) or most informative "
+    "first (`w2c next`: the responses whose label most narrows the judge's agreement "
+    "interval; not while blind)",
     "agreement": "agreement and calibration dashboard: humans, judges and log-prob scorers",
     "runs": "runs: start evaluation runs (local model or OpenAI-compatible API), watch them",
     "spot-check": "spot check: a model's answer to this item now, judged, with its log-prob MCQ",

@@ -177,7 +177,7 @@ class LabelDesk:
         if (
             flt.labelled is None
             and not flt.disagree
-            and not flt.ranked
+            and not flt.computed
             and not self.lens.view.finished_only
         ):
             # The same list; only this row's done mark changed: read that one row again.

@@ -13,6 +13,7 @@ from w2c_tui.tui.pace import Pace
 from w2c_tui.tui.review_cursor import ReviewCursor
 from w2c_tui.tui.review_labelling import LabelDesk
 from w2c_tui.tui.review_lens import ReviewLens
+from w2c_tui.tui.review_orders import ListOrders
 from w2c_tui.tui.review_place import ReviewPlaces
 from w2c_tui.tui.review_state import Notice, PendingLabel, ReviewScope
 from w2c_tui.tui.row_cache import RowCache
@@ -38,6 +39,9 @@ class ReviewController:
         self.save_place = self.places.save_place
         self.reload = self.cursor.reload
         self.load = self.cursor.load
+        self.orders = ListOrders(self.lens, self.cursor, self.labels)
+        self.cycle_order = self.orders.cycle_order
+        self.toggle_ranked = self.orders.toggle_ranked
         self.progress = self.cursor.progress
         self.record = self.labels.record
 
@@ -219,27 +223,6 @@ class ReviewController:
         self.cursor.index = 0
         self.reload(keep_item=self._keep())
         return None
-
-    def toggle_ranked(self) -> Notice | None:
-        """Disagreement queue on / off: from its top, most disputed first (human splits before
-        the units only the machines dispute); the list shows each item's split."""
-        if (refused := self.labels.blocked()) is not None:
-            return refused
-        self.lens.filter = self.filter.with_(ranked=not self.filter.ranked)
-        self.cursor.index = 0
-        self.reload()  # the queue opens at its top, not at the current item
-        if self.filter.ranked:
-            blind = (
-                " Blind: only items you have finished are in it (b off, or finish your queue, "
-                "for the rest)."
-                if self.is_blind
-                else ""
-            )
-            return Notice(
-                f"Disagreement queue: {self.rows.count} item(s), the humans' splits first; "
-                f"the number beside each is how split its readings are. r leaves it.{blind}"
-            )
-        return Notice("Every item (disagreement queue left).")
 
     def jump(self, uuid: str) -> Notice | None:
         """Show the item with this uuid (or unique prefix); the filter is cleared if it hides it."""

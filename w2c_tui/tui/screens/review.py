@@ -15,7 +15,6 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from w2c_tui.config import save_tools_view
 from w2c_tui.domain.labels import LABELS
 from w2c_tui.domain.review import ReviewMode
 from w2c_tui.tui.bindings import REVIEW_BINDINGS
@@ -225,20 +224,18 @@ class ReviewScreen(Screen[None]):
         """Your assigned queue on / off."""
         self.act(self.state.toggle_queue())
 
+    def action_cycle_order(self) -> None:
+        """The list's own order, or most informative first."""
+        self.act(self.state.cycle_order())
+
     def action_queue(self) -> None:
         """Disagreement queue on / off (items the raters disagree on, most disputed first)."""
         self.act(self.state.toggle_ranked())
 
     def action_toggle_tools(self) -> None:
         """Tools as signatures or as full JSON (remembered for next time)."""
-        view = self.query_one(ItemView)
-        view.toggle_tools()
         settings = getattr(self.app, "settings", None)
-        if settings is not None and settings.path is not None:
-            try:
-                save_tools_view(view.tools_open, settings.path)
-            except (OSError, ValueError) as error:
-                self.notify(f"Could not remember it: {error}", severity="warning", markup=False)
+        self.query_one(ItemView).toggle_tools(settings.path if settings is not None else None)
 
     # ---- keys that open a dialog or another screen (ReviewDialogs) -------------------------
 

@@ -9,6 +9,7 @@ included — can stall the screen.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from rich.console import Group, RenderableType
 from rich.panel import Panel
@@ -19,6 +20,7 @@ from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from w2c_tui.config import save_tools_view
 from w2c_tui.domain.blind import Fact, metadata
 from w2c_tui.domain.labels import LABELS, Label
 from w2c_tui.domain.models import Item
@@ -91,9 +93,16 @@ class ItemView(VerticalScroll):
         if self.is_mounted:
             self._refresh_all()
 
-    def toggle_tools(self) -> None:
-        """Signatures or full JSON."""
+    def toggle_tools(self, remember: Path | None = None) -> None:
+        """Signatures or full JSON; with `remember` (the settings file), kept for next time
+        (a file that cannot be written is said in a notification)."""
         self.tools_open = not self.tools_open
+        if remember is None:
+            return
+        try:
+            save_tools_view(self.tools_open, remember)
+        except (OSError, ValueError) as error:
+            self.notify(f"Could not remember it: {error}", severity="warning", markup=False)
 
     def _refresh_all(self) -> None:
         item = self._item
