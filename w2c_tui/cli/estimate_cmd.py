@@ -1,0 +1,88 @@
+"""`w2c estimate`: a target model's When2Call metric from a judge, corrected by the humans."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from w2c_tui.cli.context import BOOTSTRAP_MAX, SEED_MAX, echo, print_json, services
+from w2c_tui.domain.estimate import INVALID_RULE, CorrectedDoc, EstimateMetric, IntervalDoc
+
+
+def estimate(
+    ctx: typer.Context,
+    target_model: Annotated[str, typer.Option(help="The model whose responses are scored.")],
+    judge: Annotated[
+        str, typer.Option(help="The judge: its rater key (judge:gpt-4o) or its name.")
+    ],
+    metric: Annotated[EstimateMetric, typer.Option(help="The When2Call metric.")],
+    dataset: Annotated[
+        str | None, typer.Option(help="Dataset (may be left out when the store has one).")
+    ] = None,
+    min_humans: Annotated[
+        int, typer.Option(help="Human labels a unit needs for a majority reference.", min=1)
+    ] = 1,
+    bootstrap: Annotated[
+        int,
+        typer.Option(
+            help="Bootstrap resamples (macro_f1's intervals).", min=100, max=BOOTSTRAP_MAX
+        ),
+    ] = 2000,
+    seed: Annotated[int, typer.Option(help="Seed of the bootstrap.", min=0, max=SEED_MAX)] = 0,
+    json_out: Annotated[bool, typer.Option("--json", help="One JSON document on stdout.")] = False,
+) -> None:
+    """The judge's verdicts on all of a model's responses, corrected by the human reference
+    on the labelled ones (PPI++ with power-tuned λ), beside the judge alone and the humans
+    alone, each with a 95% interval, and how many human labels would halve the interval.
+
+    Units whose judge verdict is invalid are left out of both sets and counted as n_invalid.
+    """
+    with services(ctx) as svc:
+        name = svc.datasets.resolve(dataset)
+        doc = svc.estimate.estimate(
+            name,
+            target_model,
+            judge,
+            metric,
+            min_humans=min_humans,
+            seed=seed,
+            bootstrap=bootstrap,
+        )
+    if json_out:
+        print_json(doc.to_json())
+        return
+    _print(doc)
+
+
+def interval_text(doc: IntervalDoc, scale: float = 100.0) -> str:
+    """`62.4 [57.1, 67.7]`, or `— (why)` when not defined."""
+    if doc.value is None:
+        return f"— ({doc.reason})"
+    if doc.ci is None:
+        return f"{scale * doc.value:.1f} [interval {doc.reason}]"
+    low, high = doc.ci
+    return f"{scale * doc.value:.1f} [{scale * low:.1f}, {scale * high:.1f}]"
+
+
+def _print(doc: CorrectedDoc) -> None:
+    echo(f"{doc.dataset}: {doc.metric.value} of {doc.target_model} as {doc.judge} sees it (×100)")
+    echo(f"  corrected    {interval_text(doc.corrected)}  n={doc.corrected.n}  ({doc.method})")
+    echo(
+        f"  judge only   {interval_text(doc.judge_only)}  n={doc.judge_only.n}"
+        "  (the judge's own bias is not corrected)"
+    )
+    echo(f"  humans only  {interval_text(doc.humans_only)}  n={doc.humans_only.n}")
+    lam = f", lambda {doc.lam:.3f}" if doc.lam is not None else ""
+    echo(
+        f"  {doc.n_labelled} labelled, {doc.n_unlabelled} unlabelled, {doc.n_invalid} invalid{lam}"
+    )
+    echo(f"  ({INVALID_RULE})")
+    if doc.labels_to_halve is not None:
+        more = doc.labels_to_halve - doc.n_labelled
+        echo(
+            f"  to halve the interval: about {doc.labels_to_halve} labelled units "
+            f"({more} more human labels)"
+        )
+    else:
+        echo(f"  to halve the interval: {doc.halve_note}")
