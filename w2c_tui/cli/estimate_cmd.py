@@ -32,11 +32,13 @@ def estimate(
     seed: Annotated[int, typer.Option(help="Seed of the bootstrap.", min=0, max=SEED_MAX)] = 0,
     json_out: Annotated[bool, typer.Option("--json", help="One JSON document on stdout.")] = False,
 ) -> None:
-    """The judge's verdicts on all of a model's responses, corrected by the human reference
-    on the labelled ones (PPI++ with power-tuned λ), beside the judge alone and the humans
-    alone, each with a 95% interval, and how many human labels would halve the interval.
+    """A model's When2Call score from a judge, corrected by the human labels (PPI++).
 
-    Units whose judge verdict is invalid are left out of both sets and counted as n_invalid.
+    The judge's verdicts on all of the model's responses, corrected by the human reference on
+    the labelled ones (power-tuned λ; macro_f1: plug-in with a seeded bootstrap), beside the
+    judge alone (its bias uncorrected) and the humans alone, each with a 95% interval, and how
+    many human labels would halve the interval. Units whose judge verdict is invalid are left
+    out of both sets and counted as n_invalid. See docs/estimate.md.
     """
     with services(ctx) as svc:
         name = svc.datasets.resolve(dataset)

@@ -161,6 +161,43 @@ def _macro_f1(sets: Sets, *, seed: int, bootstrap: int) -> Triple:
     return main, judge_only, humans_only, None, halve, "" if halve is not None else CANNOT_HALVE
 
 
+def document(
+    readings: Readings,
+    reference: dict[str, Label],
+    dataset: str,
+    model: str,
+    rater: RaterInfo,
+    metric: EstimateMetric,
+    min_humans: int,
+    seed: int,
+    bootstrap: int,
+) -> CorrectedDoc:
+    """The corrected-score document of one model, judge and metric."""
+    sets = split(readings, reference, rater.key, model, metric)
+    main, judge_only, humans_only, lam, halve, note = corrected(
+        sets, metric, seed=seed, bootstrap=bootstrap
+    )
+    return CorrectedDoc(
+        dataset=dataset,
+        target_model=model,
+        judge=rater.key,
+        metric=metric,
+        method=METHODS[metric.is_mean],
+        corrected=main,
+        judge_only=judge_only,
+        humans_only=humans_only,
+        n_labelled=int(sets.human.size),
+        n_unlabelled=int(sets.judge_u.size),
+        n_invalid=sets.n_invalid,
+        lam=lam,
+        labels_to_halve=halve,
+        halve_note=note,
+        min_humans=min_humans,
+        seed=None if metric.is_mean else seed,
+        bootstrap=None if metric.is_mean else bootstrap,
+    )
+
+
 class EstimateService:
     """Judge-corrected When2Call scores of target models."""
 
@@ -204,7 +241,7 @@ class EstimateService:
                 f"(models: {', '.join(models) or 'none'})"
             )
         reference = consensus(readings, min_humans).labels
-        doc = self._doc(
+        doc = document(
             readings, reference, dataset, target_model, rater, metric, min_humans, seed, bootstrap
         )
         if doc.n_labelled == 0:
@@ -226,7 +263,7 @@ class EstimateService:
         for model in models:
             for rater in judges:
                 for metric in EstimateMetric:
-                    doc = self._doc(
+                    doc = document(
                         readings,
                         reference,
                         dataset,
@@ -240,39 +277,3 @@ class EstimateService:
                     if doc.n_labelled:
                         out.append(doc)
         return out
-
-    @staticmethod
-    def _doc(
-        readings: Readings,
-        reference: dict[str, Label],
-        dataset: str,
-        model: str,
-        rater: RaterInfo,
-        metric: EstimateMetric,
-        min_humans: int,
-        seed: int,
-        bootstrap: int,
-    ) -> CorrectedDoc:
-        sets = split(readings, reference, rater.key, model, metric)
-        main, judge_only, humans_only, lam, halve, note = corrected(
-            sets, metric, seed=seed, bootstrap=bootstrap
-        )
-        return CorrectedDoc(
-            dataset=dataset,
-            target_model=model,
-            judge=rater.key,
-            metric=metric,
-            method=METHODS[metric.is_mean],
-            corrected=main,
-            judge_only=judge_only,
-            humans_only=humans_only,
-            n_labelled=int(sets.human.size),
-            n_unlabelled=int(sets.judge_u.size),
-            n_invalid=sets.n_invalid,
-            lam=lam,
-            labels_to_halve=halve,
-            halve_note=note,
-            min_humans=min_humans,
-            seed=None if metric.is_mean else seed,
-            bootstrap=None if metric.is_mean else bootstrap,
-        )
