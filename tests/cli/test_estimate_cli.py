@@ -82,3 +82,32 @@ def test_errors_exit_non_zero(db_url: str, tmp_path: Path) -> None:
         assert text in result.stderr and result.stdout == ""
     bad = runner.invoke(app, ["--db", db_url, *ARGS, "--metric", "f2"])
     assert bad.exit_code == 2
+
+
+def test_report_has_the_corrected_table(db_url: str, tmp_path: Path) -> None:
+    demo_with_labels(db_url, tmp_path)
+    target = tmp_path / "report.md"
+    result = runner.invoke(
+        app, ["--db", db_url, "report", "--format", "md", "-o", str(target), "--bootstrap", "200"]
+    )
+    assert result.exit_code == 0, result.stderr
+    text = target.read_text(encoding="utf-8")
+    section = text.split("## Judge-corrected scores", 1)[1]
+    same = runner.invoke(app, ["--db", db_url, *ARGS, "--metric", "accuracy", "--json"])
+    doc = json.loads(same.stdout)["corrected"]
+    low, high = doc["ci"]
+    cell = f"{100 * doc['value']:.1f} [{100 * low:.1f}, {100 * high:.1f}]"
+    row = next(
+        line for line in section.splitlines() if f"| {MODEL} |" in line and "accuracy" in line
+    )
+    assert cell in row
+    as_json = tmp_path / "report.json"
+    runner.invoke(app, ["--db", db_url, "report", "--format", "json", "-o", str(as_json)])
+    corrected = json.loads(as_json.read_text(encoding="utf-8"))["corrected"]
+    assert {c["metric"] for c in corrected} == {
+        "accuracy",
+        "macro_f1",
+        "tool_hallucination",
+        "answer_hallucination",
+        "parameter_hallucination",
+    }

@@ -7,7 +7,8 @@ from typing import Annotated
 import typer
 
 from w2c_tui.cli.context import BOOTSTRAP_MAX, SEED_MAX, echo, print_json, services
-from w2c_tui.domain.estimate import INVALID_RULE, CorrectedDoc, EstimateMetric, IntervalDoc
+from w2c_tui.domain.estimate import INVALID_RULE, CorrectedDoc, EstimateMetric
+from w2c_tui.present.estimate import interval
 
 
 def estimate(
@@ -57,24 +58,15 @@ def estimate(
     _print(doc)
 
 
-def interval_text(doc: IntervalDoc, scale: float = 100.0) -> str:
-    """`62.4 [57.1, 67.7]`, or `— (why)` when not defined."""
-    if doc.value is None:
-        return f"— ({doc.reason})"
-    if doc.ci is None:
-        return f"{scale * doc.value:.1f} [interval {doc.reason}]"
-    low, high = doc.ci
-    return f"{scale * doc.value:.1f} [{scale * low:.1f}, {scale * high:.1f}]"
-
-
 def _print(doc: CorrectedDoc) -> None:
     echo(f"{doc.dataset}: {doc.metric.value} of {doc.target_model} as {doc.judge} sees it (×100)")
-    echo(f"  corrected    {interval_text(doc.corrected)}  n={doc.corrected.n}  ({doc.method})")
+    main = interval(doc.corrected, with_reason=True)
+    echo(f"  corrected    {main}  n={doc.corrected.n}  ({doc.method})")
     echo(
-        f"  judge only   {interval_text(doc.judge_only)}  n={doc.judge_only.n}"
+        f"  judge only   {interval(doc.judge_only, with_reason=True)}  n={doc.judge_only.n}"
         "  (the judge's own bias is not corrected)"
     )
-    echo(f"  humans only  {interval_text(doc.humans_only)}  n={doc.humans_only.n}")
+    echo(f"  humans only  {interval(doc.humans_only, with_reason=True)}  n={doc.humans_only.n}")
     lam = f", lambda {doc.lam:.3f}" if doc.lam is not None else ""
     echo(
         f"  {doc.n_labelled} labelled, {doc.n_unlabelled} unlabelled, {doc.n_invalid} invalid{lam}"

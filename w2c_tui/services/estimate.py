@@ -213,7 +213,9 @@ class EstimateService:
 
     @staticmethod
     def _judge(readings: Readings, judge: str) -> RaterInfo:
-        automated = [r for r in readings.raters if r.automated and r.reading == "label"]
+        automated = [
+            r for r in readings.raters if r.kind is RaterKind.JUDGE and r.reading == "label"
+        ]
         for rater in automated:
             if judge in (rater.key, rater.name) or rater.key == f"judge:{judge}":
                 return rater
@@ -256,24 +258,33 @@ class EstimateService:
     ) -> list[CorrectedDoc]:
         """Every (target model, judge, metric) with at least one labelled unit."""
         readings = self._readings(dataset)
-        reference = consensus(readings, min_humans).labels
-        judges = [r for r in readings.raters if r.kind is RaterKind.JUDGE and r.reading == "label"]
-        models = sorted({u.target_model for u in readings.units if u.target_model is not None})
-        out = []
-        for model in models:
-            for rater in judges:
-                for metric in EstimateMetric:
-                    doc = document(
-                        readings,
-                        reference,
-                        dataset,
-                        model,
-                        rater,
-                        metric,
-                        min_humans,
-                        seed,
-                        bootstrap,
-                    )
-                    if doc.n_labelled:
-                        out.append(doc)
-        return out
+        judges = [r.key for r in readings.raters if r.kind is RaterKind.JUDGE]
+        return corrected_table(
+            readings, dataset, judges, min_humans=min_humans, seed=seed, bootstrap=bootstrap
+        )
+
+
+def corrected_table(
+    readings: Readings,
+    dataset: str,
+    judges: list[str],
+    *,
+    min_humans: int,
+    seed: int,
+    bootstrap: int,
+) -> list[CorrectedDoc]:
+    """Per target model, judge (label readings of `judges`) and metric, the corrected-score
+    document, where at least one unit is labelled (the dashboard's tab, the report)."""
+    reference = consensus(readings, min_humans).labels
+    raters = [r for r in readings.raters if r.key in judges and r.reading == "label"]
+    models = sorted({u.target_model for u in readings.units if u.target_model is not None})
+    out = []
+    for model in models:
+        for rater in raters:
+            for metric in EstimateMetric:
+                doc = document(
+                    readings, reference, dataset, model, rater, metric, min_humans, seed, bootstrap
+                )
+                if doc.n_labelled:
+                    out.append(doc)
+    return out

@@ -1,10 +1,11 @@
-"""Report sections: calibration (F), When2Call metrics, stability, slices."""
+"""Report sections: calibration (F), When2Call metrics, stability, slices, corrected scores."""
 
 from __future__ import annotations
 
 from w2c_tui.domain.dashboard import DashboardDoc
 from w2c_tui.io.report.model import Chart, Section, TableSpec, est
 from w2c_tui.io.svg import data_uri, reliability
+from w2c_tui.present.estimate import CORRECTED_HEADERS, CORRECTED_NOTE, corrected_cells
 from w2c_tui.present.numbers import (
     METRICS_HEADERS,
     STABILITY_HEADERS,
@@ -148,3 +149,24 @@ def slices(dash: DashboardDoc) -> list[Section]:
             ],
         )
     ]
+
+
+def corrected(dash: DashboardDoc) -> Section:
+    """Judge-corrected scores: per target model and judge, each metric raw, by the humans
+    alone and corrected (prediction-powered inference)."""
+    docs = dash.corrected or ()
+    paragraphs = [CORRECTED_NOTE]
+    undefined = [
+        f"{d.target_model} · {d.judge} · {d.metric.value}: {d.corrected.reason}"
+        for d in docs
+        if d.corrected.reason
+    ]
+    if not docs:
+        paragraphs = ["No judged response has a human reference: nothing to correct."]
+    elif undefined:
+        paragraphs.append("Not defined: " + "; ".join(undefined) + ".")
+    return Section(
+        "Judge-corrected scores",
+        paragraphs,
+        [TableSpec(CORRECTED_HEADERS, [corrected_cells(d) for d in docs])],
+    )
