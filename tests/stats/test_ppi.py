@@ -79,10 +79,16 @@ def test_undefined_cases_say_why() -> None:
         ppi_mean([1.0], [1.0], [0.0, 1.0])
     with pytest.raises(NotDefinedError, match="no unit has a judge verdict without"):
         ppi_mean([1.0, 0.0], [1.0, 0.0], [])
-    with pytest.raises(NotDefinedError, match="no indicator varies"):
+    with pytest.raises(NotDefinedError, match="estimated variance is 0") as caught:
         ppi_mean([1.0, 1.0, 1.0], [1.0, 1.0, 1.0], [1.0, 1.0])
-    with pytest.raises(NotDefinedError, match="every unit scores the same"):
+    assert caught.value.value == 1.0  # the estimate is defined, its interval is not
+    # the humans vary, but the judge matches them and never varies outside: still no spread
+    with pytest.raises(NotDefinedError, match="estimated variance is 0") as caught:
+        ppi_mean([1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0] * 5)
+    assert caught.value.value == 0.0
+    with pytest.raises(NotDefinedError, match="every unit scores the same") as caught:
         classical_mean([0.0, 0.0, 0.0])
+    assert caught.value.value == 0.0
     with pytest.raises(NotDefinedError, match="1 unit"):
         classical_mean([0.0])
 

@@ -55,13 +55,13 @@ async def test_key_8_shows_the_corrected_scores(demo: Services, wait_review: Rev
         await pilot.press("8")
         assert screen.query_one(TabbedContent).active == "tab-corrected"
         text = shown(screen, "#panel-corrected")
-        assert "Judge-corrected When2Call scores" in text
+        assert "tiny-tools-1b as judge:demo-judge sees it" in text
         accuracy = next(
             r for r in rows if r.metric.value == "accuracy" and r.target_model == "tiny-tools-1b"
         )
         assert accuracy.corrected.value is not None
         assert f"{100 * accuracy.corrected.value:.1f} [" in text
-        assert "left out of both sets" in text
+        assert "left out of both" in text
 
 
 async def test_without_human_labels_the_tab_says_why(demo: Services, wait_review: Review) -> None:

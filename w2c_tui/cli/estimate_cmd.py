@@ -59,7 +59,8 @@ def estimate(
 
 
 def _print(doc: CorrectedDoc) -> None:
-    echo(f"{doc.dataset}: {doc.metric.value} of {doc.target_model} as {doc.judge} sees it (×100)")
+    echo(f"{doc.dataset}: {doc.metric.value} of {doc.target_model} as {doc.judge} sees it")
+    echo("  (×100, 95% intervals cut at 0 and 100; --json gives them uncut)")
     main = interval(doc.corrected, with_reason=True)
     echo(f"  corrected    {main}  n={doc.corrected.n}  ({doc.method})")
     echo(

@@ -101,7 +101,7 @@ def _interval(compute: Callable[[], tuple[float, float, float]], n: int) -> Inte
     try:
         value, low, high = compute()
     except NotDefinedError as error:
-        return IntervalDoc(value=None, ci=None, n=n, reason=str(error))
+        return IntervalDoc(value=error.value, ci=None, n=n, reason=str(error))
     return IntervalDoc(value=value, ci=(low, high), n=n)
 
 
@@ -124,7 +124,7 @@ def corrected(sets: Sets, metric: EstimateMetric, *, seed: int, bootstrap: int) 
     try:
         result = ppi_mean(y, yhat, yu)
     except NotDefinedError as error:
-        undefined = IntervalDoc(None, None, n + big_n, str(error))
+        undefined = IntervalDoc(error.value, None, n + big_n, str(error))
         return undefined, judge_only, humans_only, None, None, str(error)
     ci = result.interval
     main = IntervalDoc(value=ci.value, ci=(ci.low, ci.high), n=ci.n)

@@ -32,7 +32,12 @@ NO_UNLABELLED = (
 
 
 class NotDefinedError(ValueError):
-    """An estimate or interval that the data cannot define; the message says why."""
+    """An estimate or interval that the data cannot define; the message says why, and
+    `value` holds the point estimate where only the interval is undefined."""
+
+    def __init__(self, reason: str, value: float | None = None) -> None:
+        super().__init__(reason)
+        self.value = value
 
 
 def z_value(alpha: float) -> float:
@@ -125,8 +130,10 @@ def ppi_mean(
     se = math.sqrt(float(judge_var) + float(label_var))
     if se == 0:
         raise NotDefinedError(
-            "not defined because no indicator varies (every unit scores the same): "
-            "a normal interval would have width 0"
+            "interval not defined because the estimated variance is 0 (the judge's errors on "
+            "the labelled units and its verdicts on the unlabelled ones never vary): a normal "
+            "interval would have width 0",
+            float(estimate),
         )
     return PPIMean(
         interval=_normal(float(estimate), se, alpha, n + big_n),
@@ -149,7 +156,9 @@ def classical_mean(y: Any, *, alpha: float = 0.05) -> MeanInterval:
     se = float(y.std()) / math.sqrt(y.size)
     if se == 0:
         raise NotDefinedError(
-            "not defined because every unit scores the same: a normal interval would have width 0"
+            "interval not defined because every unit scores the same: a normal interval would "
+            "have width 0",
+            float(y.mean()),
         )
     return _normal(float(y.mean()), se, alpha, int(y.size))
 

@@ -5,7 +5,12 @@ from __future__ import annotations
 from w2c_tui.domain.dashboard import DashboardDoc
 from w2c_tui.io.report.model import Chart, Section, TableSpec, est
 from w2c_tui.io.svg import data_uri, reliability
-from w2c_tui.present.estimate import CORRECTED_HEADERS, CORRECTED_NOTE, corrected_cells
+from w2c_tui.present.estimate import (
+    CORRECTED_HEADERS,
+    CORRECTED_NOTE,
+    corrected_cells,
+    undefined_notes,
+)
 from w2c_tui.present.numbers import (
     METRICS_HEADERS,
     STABILITY_HEADERS,
@@ -156,11 +161,7 @@ def corrected(dash: DashboardDoc) -> Section:
     alone and corrected (prediction-powered inference)."""
     docs = dash.corrected or ()
     paragraphs = [CORRECTED_NOTE]
-    undefined = [
-        f"{d.target_model} · {d.judge} · {d.metric.value}: {d.corrected.reason}"
-        for d in docs
-        if d.corrected.reason
-    ]
+    undefined = undefined_notes(docs)
     if not docs:
         paragraphs = ["No judged response has a human reference: nothing to correct."]
     elif undefined:

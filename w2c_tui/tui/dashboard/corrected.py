@@ -7,13 +7,14 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from w2c_tui.domain.dashboard import DashboardDoc
-from w2c_tui.present.estimate import CORRECTED_HEADERS, CORRECTED_NOTE, corrected_cells
+from w2c_tui.domain.estimate import CorrectedDoc
+from w2c_tui.present.estimate import CORRECTED_NOTE, METRIC_HEADERS, metric_cells, undefined_notes
 from w2c_tui.tui.dashboard.common import table
 from w2c_tui.tui.plain import cells
 
 
 def corrected(dash: DashboardDoc) -> RenderableType:
-    """One row per target model, judge and metric, with intervals and n."""
+    """One table per target model and judge: a row per metric, with intervals and n."""
     if not dash.corrected:
         return Text(
             "No corrected scores: no response that a chosen judge read has a human "
@@ -21,19 +22,17 @@ def corrected(dash: DashboardDoc) -> RenderableType:
             "units are items (u).",
             style="italic",
         )
-    t = table(*CORRECTED_HEADERS, title="Judge-corrected When2Call scores (95% intervals)")
-    previous: tuple[str, str] | None = None
+    groups: dict[tuple[str, str], list[CorrectedDoc]] = {}
     for doc in dash.corrected:
-        if previous is not None and previous != (doc.target_model, doc.judge):
-            t.add_section()
-        previous = (doc.target_model, doc.judge)
-        t.add_row(*cells(*corrected_cells(doc)))
-    undefined = [
-        f"{doc.target_model} · {doc.metric.value}: {doc.corrected.reason}"
-        for doc in dash.corrected
-        if doc.corrected.reason
-    ]
-    parts: list[RenderableType] = [t, Text(CORRECTED_NOTE, style="dim")]
-    if undefined:
-        parts.append(Text("Not defined: " + " · ".join(undefined), style="dim"))
+        groups.setdefault((doc.target_model, doc.judge), []).append(doc)
+    parts: list[RenderableType] = []
+    for (model, judge), docs in groups.items():
+        t = table(*METRIC_HEADERS, title=f"{model} as {judge} sees it (corrected by the humans)")
+        for doc in docs:
+            t.add_row(*cells(*metric_cells(doc)))
+        parts.extend([t, Text("")])
+    parts.append(Text(CORRECTED_NOTE, style="dim"))
+    notes = undefined_notes(dash.corrected)
+    if notes:
+        parts.append(Text("Not defined: " + "; ".join(notes), style="dim"))
     return Group(*parts)
