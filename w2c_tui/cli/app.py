@@ -15,6 +15,7 @@ from w2c_tui.cli import (
     critictool_cmd,
     data_cmd,
     db_cmd,
+    estimate_cmd,
     export_cmd,
     guidelines_cmd,
     import_cmd,
@@ -99,6 +100,7 @@ app.command("import")(import_cmd.import_files)
 app.command("metrics")(metrics_cmd.metrics)
 app.command("next")(next_cmd.next_units)
 app.command("agreement")(agreement_cmd.agreement)
+app.command("estimate")(estimate_cmd.estimate)
 app.command("report")(report_cmd.report)
 app.command("serve")(serve_cmd.serve)
 app.command("merge")(merge_cmd.merge)

@@ -26,6 +26,7 @@ from w2c_tui.domain.dashboard_figures import *  # noqa: F403
 from w2c_tui.domain.dashboard_figures import MetricsDoc, RevealDoc, SlicesDoc
 from w2c_tui.domain.dashboard_judging import *  # noqa: F403
 from w2c_tui.domain.dashboard_judging import AutomatedDoc, DrilldownDoc
+from w2c_tui.domain.estimate import CorrectedDoc
 from w2c_tui.domain.jsondoc import OMIT_NONE, JsonDoc, to_json
 
 
@@ -47,6 +48,9 @@ class DashboardDoc(JsonDoc):
     """Every rater of the dataset (the TUI's choice of raters; not part of the report)."""
     critictool: CriticToolEntryDoc | None = field(default=None, metadata=OMIT_NONE)
     """CriticTool datasets: the metrics (or the problem computing them) and label agreement."""
+    corrected: tuple[CorrectedDoc, ...] | None = field(default=None, metadata=OMIT_NONE)
+    """Judge-corrected scores per target model, judge and metric (responses only; left out
+    when no judged response has a human reference)."""
 
 
 QUESTION = "can each automated rater stand in for a human?"

@@ -28,6 +28,7 @@ from w2c_tui.domain.dashboard import (
     SliceBy,
 )
 from w2c_tui.domain.errors import NotFoundError
+from w2c_tui.domain.estimate import CorrectedDoc
 from w2c_tui.domain.labels import InvalidMode, RaterKind
 from w2c_tui.domain.pooled import PooledDoc
 from w2c_tui.domain.review import UnitKind
@@ -38,6 +39,7 @@ from w2c_tui.services.dashboard.drill import drilldown
 from w2c_tui.services.dashboard.judges import automated_row
 from w2c_tui.services.dashboard.overview import coverage, distributions, humans_panel
 from w2c_tui.services.dashboard.slices import slices
+from w2c_tui.services.estimate import corrected_table
 from w2c_tui.services.metrics import rater_metrics
 from w2c_tui.services.readings import RaterInfo, Readings, build_readings
 from w2c_tui.services.reveal import reveal_effects
@@ -197,7 +199,32 @@ class AgreementService:
             ),
             reveal=reveal_effects(self._store, dataset, readings),
             slices=slices(readings, by, automated, ref, mode, **opts) if by is not None else None,
+            corrected=_corrected(readings, dataset, kind, automated, min_humans, seed, bootstrap),
         )
+
+
+def _corrected(
+    readings: Readings,
+    dataset: str,
+    kind: UnitKind,
+    automated: list[str],
+    min_humans: int,
+    seed: int,
+    bootstrap: int,
+) -> tuple[CorrectedDoc, ...] | None:
+    """The corrected-scores table of the chosen judges (responses only), None when empty."""
+    if kind is not UnitKind.BEHAVIOUR:
+        return None
+    judges = [k for k in automated if readings.rater(k).kind is RaterKind.JUDGE]
+    rows = corrected_table(
+        readings,
+        dataset,
+        judges,
+        min_humans=min_humans,
+        seed=seed,
+        bootstrap=max(bootstrap, 200),  # 0 turns intervals off elsewhere; macro-F1 needs some
+    )
+    return tuple(rows) or None
 
 
 def _per_class(drill: DrilldownDoc) -> Mapping[str, ClassDoc] | None:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from w2c_tui.services.critictool_agreement import CriticToolAgreementService
     from w2c_tui.services.critictool_metrics import CriticToolMetricsService
     from w2c_tui.services.critictool_review import CriticToolReviewService
+    from w2c_tui.services.estimate import EstimateService
     from w2c_tui.services.exports import ExportService
     from w2c_tui.services.merge import MergeService
     from w2c_tui.services.metrics import MetricsService
@@ -120,6 +121,13 @@ class Services:
 
             self._metrics = MetricsService(self.store)
         return self._metrics
+
+    @property
+    def estimate(self) -> EstimateService:
+        """Judge-corrected scores (prediction-powered inference)."""
+        from w2c_tui.services.estimate import EstimateService
+
+        return EstimateService(self.store)
 
     @property
     def runs(self) -> RunService:

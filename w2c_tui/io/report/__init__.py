@@ -35,6 +35,7 @@ def sections(dash: DashboardDoc, extra: Sequence[Section] = ()) -> list[Section]
         data.reveal(dash),
         *results.slices(dash),
         *results.metrics(dash),
+        results.corrected(dash),
         *extra,
     ]
 

@@ -1,10 +1,16 @@
-"""Report sections: calibration (F), When2Call metrics, stability, slices."""
+"""Report sections: calibration (F), When2Call metrics, stability, slices, corrected scores."""
 
 from __future__ import annotations
 
 from w2c_tui.domain.dashboard import MIN_UNITS, DashboardDoc
 from w2c_tui.io.report.model import Chart, Section, TableSpec, est
 from w2c_tui.io.svg import data_uri, reliability
+from w2c_tui.present.estimate import (
+    CORRECTED_HEADERS,
+    CORRECTED_NOTE,
+    corrected_cells,
+    undefined_notes,
+)
 from w2c_tui.present.numbers import (
     METRICS_HEADERS,
     STABILITY_HEADERS,
@@ -165,3 +171,20 @@ def slices(dash: DashboardDoc) -> list[Section]:
             ],
         )
     ]
+
+
+def corrected(dash: DashboardDoc) -> Section:
+    """Judge-corrected scores: per target model and judge, each metric raw, by the humans
+    alone and corrected (prediction-powered inference)."""
+    docs = dash.corrected or ()
+    paragraphs = [CORRECTED_NOTE]
+    undefined = undefined_notes(docs)
+    if not docs:
+        paragraphs = ["No judged response has a human reference: nothing to correct."]
+    elif undefined:
+        paragraphs.append("Not defined: " + "; ".join(undefined) + ".")
+    return Section(
+        "Judge-corrected scores",
+        paragraphs,
+        [TableSpec(CORRECTED_HEADERS, [corrected_cells(d) for d in docs])],
+    )

@@ -20,7 +20,7 @@ from textual.worker import Worker, WorkerState
 from w2c_tui.domain.dashboard import DashboardDoc, SliceBy
 from w2c_tui.domain.qa_summary import QASummary
 from w2c_tui.domain.review import UnitKind
-from w2c_tui.tui.dashboard import judges, metrics, overview, slices
+from w2c_tui.tui.dashboard import corrected, judges, metrics, overview, slices
 from w2c_tui.tui.dashboard.common import middle, natural_width
 from w2c_tui.tui.dashboard.critictool import critictool, critictool_entry
 from w2c_tui.tui.screens.agreement_view import (
@@ -88,6 +88,8 @@ class AgreementScreen(OnceScreen[int | None]):
                     yield from _scroll("panel-slices")
                 with TabPane("7 QA", id="tab-qa"):
                     yield from _scroll("panel-qa")
+                with TabPane("8 Corrected", id="tab-corrected"):
+                    yield from _scroll("panel-corrected")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -186,6 +188,7 @@ class AgreementScreen(OnceScreen[int | None]):
             ("#panel-metrics", critictool(document) or metrics.metrics(document)),
             ("#panel-slices", slices.slices(document)),
             ("#panel-qa", render_qa_summary(qa) if qa else Text("No QA summary.")),
+            ("#panel-corrected", corrected.corrected(document)),
         ):
             static = self.query_one(panel, Static)
             static.update(renderable)

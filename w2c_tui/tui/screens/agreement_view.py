@@ -11,7 +11,11 @@ SLICINGS: list[str | None] = [None, "gold", "tools", "source", "model"]
 NARROW = 120
 """Below this many columns the raters list starts hidden."""
 KEYS = [
-    ("1–7", "tabs: overview · judges · drill-down · calibration · metrics · slices · QA summary"),
+    (
+        "1–8",
+        "tabs: overview · judges · drill-down · calibration · metrics · slices · QA summary · "
+        "corrected scores",
+    ),
     ("d", "drill-down: next rater"),
     ("m", "drill-down: into the matrix (arrows pick a cell, its units appear below)"),
     ("enter", "on a unit: open it on the review screen (a brings you back here)"),
@@ -58,6 +62,7 @@ AGREEMENT_BINDINGS: list[BindingType] = [
             (5, "tab-metrics", "metrics"),
             (6, "tab-slices", "slices"),
             (7, "tab-qa", "QA summary"),
+            (8, "tab-corrected", "corrected scores"),
         )
     ],
 ]
