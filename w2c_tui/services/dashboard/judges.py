@@ -154,7 +154,9 @@ def automated_row(
             kappa_judge_human=est(comparison.kappa_judge_human),
             kappa_human_human=est(comparison.kappa_human_human),
             delta_kappa=est(comparison.delta_kappa),
-            alpha_humans=est(comparison.alpha_humans),
+            # one statistic, one computation: the humans' panel's α (same population, B and
+            # seed as the comparison's resamples) wherever the humans' α is shown
+            alpha_humans=human_doc.alpha or est(comparison.alpha_humans),
             alpha_with_judge=est(comparison.alpha_with_judge),
             delta_alpha=est(comparison.delta_alpha),
         )
