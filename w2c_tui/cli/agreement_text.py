@@ -44,7 +44,13 @@ def print_judges(doc: JudgesDoc) -> None:
         console.print("no judge or scorer readings in this dataset")
         return
     table = Table(
-        "rater", "decision", "n", "κ vs consensus", "Δκ vs humans", "alt-test ω", "macro-F1 ×100"
+        "rater",
+        "decision",
+        "n",
+        "κ vs consensus",
+        "Δκ vs humans",
+        "alt-test ω",
+        "macro-F1 ×100 vs humans",
     )
     for row in judges:
         vs, alt = row.versus_humans, row.alt_test

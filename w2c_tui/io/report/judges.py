@@ -83,7 +83,7 @@ def judges(dash: DashboardDoc) -> Section:
                 "n",
                 "p_o",
                 "Cohen κ vs consensus",
-                "macro-F1 ×100",
+                "macro-F1 ×100 vs humans",
                 "AC1 vs consensus",
             ],
             consensus_rows,

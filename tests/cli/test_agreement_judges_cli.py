@@ -1,4 +1,4 @@
-"""`w2c agreement --json`: one statistic, one interval, wherever the document shows it."""
+"""`w2c agreement` on judges: one interval per statistic; columns that say their reference."""
 
 from __future__ import annotations
 
@@ -49,3 +49,10 @@ def test_the_humans_alpha_has_one_interval(db_url: str) -> None:
     assert compared  # the judge shares units with the humans
     for shown in compared:
         assert shown == alpha  # value, interval, n and degenerate resamples alike
+
+
+def test_the_macro_f1_column_names_its_reference(db_url: str) -> None:
+    _two_humans_on_a_few_responses(db_url)
+    result = runner.invoke(app, ["--db", db_url, "agreement", "--bootstrap", "0"])
+    assert result.exit_code == 0, result.stderr
+    assert "macro-F1 ×100 vs humans" in " ".join(result.stdout.split())
