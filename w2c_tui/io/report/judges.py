@@ -14,7 +14,7 @@ SHORT = ["direct", "tool call", "req. info", "cannot"]
 def judges(dash: DashboardDoc) -> Section:
     """Panel D: can each rater stand in for a human? Decision, rule, evidence, numbers."""
     rows = dash.automated
-    section = Section("D · Can each automated rater stand in for a human?")
+    section = Section("D · Can each rater of the humans' units stand in for a human?")
     if not rows:
         section.paragraphs.append("No judge or scorer readings in this dataset.")
         return section

@@ -12,6 +12,7 @@ from w2c_tui.domain.dashboard import AutomatedDoc, DashboardDoc, EstimateDoc
 from w2c_tui.present.numbers import estimate_text, f1, pct
 from w2c_tui.present.numbers import num as fmt
 from w2c_tui.tui.dashboard.common import Legend, table
+from w2c_tui.tui.dashboard.consistency import consistency
 from w2c_tui.tui.plain import cells
 from w2c_tui.tui.widgets.charts import interval_bar
 
@@ -26,9 +27,11 @@ STYLE = {
 def judges(dash: DashboardDoc) -> RenderableType:
     """Decisions first, then the comparison tables (raters as R1, R2, … with a legend)."""
     rows = dash.automated
-    if not rows:
-        return Text("No judge or scorer readings in this dataset yet.", style="italic")
     legend = Legend(dash.meta.raters)
+    mcq = dash.mcq_consistency
+    if not rows:
+        none = Text("No judge or scorer reading the humans' units yet.", style="italic")
+        return Group(none, Text(""), consistency(mcq, legend)) if mcq else none
     parts: list[RenderableType] = [Text("Can this rater stand in for a human?", style="bold")]
     for row in rows:
         parts.append(_decision(row, legend))
@@ -45,6 +48,8 @@ def judges(dash: DashboardDoc) -> RenderableType:
             style="dim",
         )
     )
+    if mcq is not None:
+        parts.extend([Text(""), consistency(mcq, legend)])
     return Group(*parts)
 
 
