@@ -1,4 +1,5 @@
-"""`w2c agreement` on judges: one interval per statistic; columns that say their reference."""
+"""`w2c agreement` on judges: one interval per statistic, MCQ readings apart, columns that
+say their reference."""
 
 from __future__ import annotations
 
@@ -49,6 +50,9 @@ def test_the_humans_alpha_has_one_interval(db_url: str) -> None:
     assert compared  # the judge shares units with the humans
     for shown in compared:
         assert shown == alpha  # value, interval, n and degenerate resamples alike
+    assert [j["key"] for j in doc["judges"]] == ["judge:demo-judge"]
+    scorers = {row["scorer"] for row in doc["mcq_consistency"]["rows"]}
+    assert scorers == {"logprob:demo-logprob", "logprob:demo-logprob:norm"}
 
 
 def test_the_macro_f1_column_names_its_reference(db_url: str) -> None:
