@@ -50,15 +50,23 @@ def test_dashboard_panels(annotated: Services) -> None:
         alpha.value is not None and alpha.ci is not None and alpha.ci[0] < alpha.value < alpha.ci[1]
     )
     rows = {r.key: r for r in dash.automated}
-    assert set(rows) == {"judge:demo-judge", "logprob:demo-logprob", "logprob:demo-logprob:norm"}
+    assert set(rows) == {"judge:demo-judge"}  # the MCQ readings are in mcq_consistency
     judge = rows["judge:demo-judge"]
     versus, alt = judge.versus_humans, judge.alt_test
     assert versus is not None and versus.delta_kappa.ci is not None
     assert alt is not None and alt.winning_rate is not None  # three humans: the alt-test runs
-    kappa, other = judge.cohen_kappa, rows["logprob:demo-logprob"].cohen_kappa
-    assert kappa is not None and other is not None
-    assert kappa.value is not None and other.value is not None
-    assert kappa.value > other.value
+    assert dash.mcq_consistency is not None
+    mcq = {(r.scorer, r.target_model): r for r in dash.mcq_consistency.rows}
+    assert set(mcq) == {
+        (scorer, model)
+        for scorer in ("logprob:demo-logprob", "logprob:demo-logprob:norm")
+        for model in ("acme-7b-instruct", "tiny-tools-1b")
+    }
+    kappa = judge.cohen_kappa
+    assert kappa is not None and kappa.value is not None
+    for row in mcq.values():  # the annotators copy the judge, not the model's MCQ choice
+        assert row.n_mcq == 30 and row.n == row.n_reference  # the scorer read every unit
+        assert row.cohen_kappa.value is not None and kappa.value > row.cohen_kappa.value
     drill = dash.drilldown["judge:demo-judge"].matrix
     assert drill is not None
     n_consensus = dash.meta.consensus.n

@@ -230,3 +230,20 @@ def test_p_alpha_below_is_the_bootstrap_share() -> None:
     below = doc["p_alpha_below"]
     assert below == {"0.667": fraction_below(reps, 0.667), "0.800": fraction_below(reps, 0.8)}
     assert 0.0 <= below["0.667"] <= below["0.800"] <= 1.0  # type: ignore[index,operator]
+
+
+def test_the_judge_comparison_resamples_the_humans_population() -> None:
+    """α(humans) in the comparison has the interval of the humans' own summary, though the
+    judge read 40 units no human labelled (they pair with no one: no estimate moves)."""
+    humans = synthetic(30, 2, seed=11, missing=0.3, noise=0.4).codes
+    codes = np.r_[humans, np.full((40, 2), -1)]
+    judge = np.random.default_rng(11).choice(4, size=70)
+    table = RatingTable.from_codes(np.c_[codes, judge], CATS, raters=["h1", "h2", "judge"])
+    own = agreement_summary(table.subset(["h1", "h2"]), bootstrap=300, seed=5)
+    res = judge_vs_humans(table, "judge", ["h1", "h2"], bootstrap=300, seed=5)
+    mine = own["krippendorff_alpha"]
+    assert res.alpha_humans.value == pytest.approx(mine["value"], abs=1e-12)  # type: ignore[index]
+    assert res.alpha_humans.ci == pytest.approx(mine["ci"], abs=1e-12)  # type: ignore[index]
+    assert res.alpha_humans.degenerate == mine["degenerate"]  # type: ignore[index]
+    everyone = krippendorff_alpha(table, bootstrap=0)  # all 70 units
+    assert res.alpha_with_judge.value == pytest.approx(everyone.value, abs=1e-12)

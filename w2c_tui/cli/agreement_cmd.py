@@ -1,4 +1,5 @@
-"""`w2c agreement`: can each judge stand in for a human? (and pooled agreement for scripts)."""
+"""`w2c agreement`: can each judge stand in for a human? MCQ-vs-generation consistency; pooled
+agreement for scripts."""
 
 from __future__ import annotations
 
@@ -78,13 +79,16 @@ def agreement(
         ),
     ] = None,
 ) -> None:
-    """Can each automated rater (judge, log-prob or MCQ-index scorer) stand in for a human?
+    """Can each judge (in item QA also each log-prob or MCQ-index scorer) stand in for a human?
 
     Without options: the humans' own reliability (Krippendorff's α with its 95% interval),
-    then each automated rater against them — Cohen's κ against the human consensus
+    then each rater of the humans' units against them — Cohen's κ against the human consensus
     (adjudicated labels first), Δκ against the human ceiling, the alternative-annotator test
     with ≥ 3 humans — and a decision in plain words from the rule it states, with the weakest
-    class and how many more units would narrow κ's interval. `--by` adds slices.
+    class and how many more units would narrow κ's interval. On responses, a log-prob or
+    MCQ-index reading is the model's own choice, not a reading of the response: it gets no
+    decision but MCQ-vs-generation consistency per target model (agreement, κ, confusion;
+    `mcq_consistency` in --json). `--by` adds slices.
 
     `--schema NAME` gives Krippendorff's α of a label schema's answers per question, at the
     question's level, with its units and values (or why α is not defined).

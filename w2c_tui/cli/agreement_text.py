@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.columns import Columns
 from rich.table import Table
 from rich.text import Text
 
 from w2c_tui.cli.context import console as make_console
-from w2c_tui.domain.dashboard import JudgesDoc
+from w2c_tui.domain.dashboard import AutomatedDoc, ConsistencyDoc, JudgesDoc
 from w2c_tui.domain.pooled import PooledDoc
+from w2c_tui.present import consistency
 from w2c_tui.present.numbers import estimate_text, f1, slice_cells
 
 
@@ -39,33 +41,12 @@ def print_judges(doc: JudgesDoc) -> None:
             f"humans ({', '.join(humans.raters)}): Krippendorff α "
             f"{est(humans.reliability.krippendorff_alpha)} — {humans.reliability.interpretation}"
         )
-    judges = doc.judges
-    if not judges:
-        console.print("no judge or scorer readings in this dataset")
-        return
-    table = Table(
-        "rater", "decision", "n", "κ vs consensus", "Δκ vs humans", "alt-test ω", "macro-F1 ×100"
-    )
-    for row in judges:
-        vs, alt = row.versus_humans, row.alt_test
-        reason_vs = row.stats.versus_humans_reason if row.stats else None
-        table.add_row(
-            row.key,
-            row.stand_in.decision,
-            str(row.n),
-            est(row.cohen_kappa) if row.stats is not None else f"— ({row.reason})",
-            est(vs.delta_kappa) if vs else f"— ({reason_vs or '—'})",
-            "—" if not alt or alt.winning_rate is None else f"{alt.winning_rate:.2f}",
-            f1(row.macro_f1),
-        )
-    console.print(table)
-    for row in judges:
-        stand_in = row.stand_in
-        console.print(Text(stand_in.text, style="bold"))
-        if stand_in.evidence:
-            console.print(f"  evidence: {'; '.join(stand_in.evidence)}")
-        console.print(f"  sample size: {row.advice.text}")
-    console.print(Text(f"rule: {judges[0].stand_in.rule}", style="dim"))
+    if doc.judges:
+        _print_decisions(console, doc.judges)
+    else:
+        console.print("no judge or scorer reading the humans' units in this dataset")
+    if doc.mcq_consistency is not None:
+        _print_consistency(console, doc.mcq_consistency)
     slices = doc.slices
     if slices:
         by = Table(slices.by, "units", "rater", "κ vs consensus", "macro-F1 ×100 vs gold")
@@ -79,6 +60,64 @@ def print_judges(doc: JudgesDoc) -> None:
                     slice_cells(line.macro_f1, line.macro_f1_interval, None, None)[0],
                 )
         console.print(by)
+
+
+def _print_decisions(console: Any, judges: tuple[AutomatedDoc, ...]) -> None:
+    table = Table(
+        "rater",
+        "decision",
+        "n",
+        "κ vs consensus",
+        "Δκ vs humans",
+        "alt-test ω",
+        "macro-F1 ×100 vs humans",
+    )
+    for row in judges:
+        vs, alt = row.versus_humans, row.alt_test
+        reason_vs = row.stats.versus_humans_reason if row.stats else None
+        table.add_row(
+            row.key,
+            row.stand_in.decision,
+            str(row.n),
+            est(row.cohen_kappa) if row.stats is not None else f"— ({row.reason})",
+            est(vs.delta_kappa) if vs else (f"— ({reason_vs})" if reason_vs else "—"),
+            "—" if not alt or alt.winning_rate is None else f"{alt.winning_rate:.2f}",
+            f1(row.macro_f1),
+        )
+    console.print(table)
+    for row in judges:
+        stand_in = row.stand_in
+        console.print(Text(stand_in.text, style="bold"))
+        if stand_in.evidence:
+            console.print(f"  evidence: {'; '.join(stand_in.evidence)}")
+        console.print(f"  sample size: {row.advice.text}")
+    console.print(Text(f"rule: {judges[0].stand_in.rule}", style="dim"))
+
+
+def _print_consistency(console: Any, doc: ConsistencyDoc) -> None:
+    """Each MCQ reading per target model against the human labels of its responses."""
+    console.print(Text(f"{consistency.TITLE}: {doc.question}", style="bold"))
+    console.print(Text(consistency.NOTE, style="dim"))
+    if not doc.rows:
+        console.print("no MCQ readings of the target models in this dataset")
+        return
+    console.print(Text(f"reference: {doc.reference}", style="dim"))
+    table = Table(*consistency.HEADERS)
+    for row in doc.rows:
+        table.add_row(*consistency.row_cells(row))
+    console.print(table)
+    matrices = []
+    for row in doc.rows:
+        matrix = Table(
+            consistency.CONFUSION_CORNER,
+            *consistency.SHORT,
+            title=f"{row.scorer}\n{row.target_model or '—'}",
+        )
+        for line in consistency.confusion_rows(row):
+            matrix.add_row(*line)
+        matrices.append(matrix)
+    console.print(Columns(matrices))
+    console.print(Text(consistency.LEGEND, style="dim"))
 
 
 def print_pooled(doc: PooledDoc) -> None:

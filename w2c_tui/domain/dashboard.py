@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from w2c_tui.domain.dashboard_consistency import *  # noqa: F403
+from w2c_tui.domain.dashboard_consistency import ConsistencyDoc
 from w2c_tui.domain.dashboard_core import *  # noqa: F403
 from w2c_tui.domain.dashboard_core import (
     CoverageDoc,
@@ -43,6 +45,9 @@ class DashboardDoc(JsonDoc):
     pairwise: tuple[PairDoc, ...]
     metrics: tuple[MetricsDoc, ...]
     reveal: RevealDoc
+    mcq_consistency: ConsistencyDoc | None = field(default=None, metadata=OMIT_NONE)
+    """Behaviour units: each MCQ reading against the human labels of the same model's
+    responses (MCQ raters have no stand-in decision there; see dashboard_consistency)."""
     slices: SlicesDoc | None = field(default=None, metadata=OMIT_NONE)
     all_raters: tuple[str, ...] | None = field(default=None, metadata=OMIT_NONE)
     """Every rater of the dataset (the TUI's choice of raters; not part of the report)."""
@@ -59,7 +64,8 @@ QUESTION = "can each automated rater stand in for a human?"
 @dataclass(frozen=True)
 class JudgesDoc:
     """The judge question (`w2c agreement`): the humans' own reliability, then each automated
-    rater against them with its decision and advice, and with `--by` the slices. Built once by
+    rater of the same units against them with its decision and advice; on responses, each MCQ
+    reading's consistency with the generated behaviour; with `--by` the slices. Built once by
     the agreement service from the dashboard; the CLI's tables and `--json` render this one
     object."""
 
@@ -67,6 +73,7 @@ class JudgesDoc:
     humans: HumansDoc
     judges: tuple[AutomatedDoc, ...]
     reveal: RevealDoc
+    mcq_consistency: ConsistencyDoc | None = None
     slices: SlicesDoc | None = None
     question: str = QUESTION
 
@@ -78,18 +85,22 @@ class JudgesDoc:
             humans=dash.humans,
             judges=dash.automated,
             reveal=dash.reveal,
+            mcq_consistency=dash.mcq_consistency,
             slices=dash.slices,
         )
 
     def as_json(self) -> dict[str, object]:
-        """The `w2c agreement --json` document (keys in this order; `slices` only with `--by`)."""
+        """The `w2c agreement --json` document (keys in this order; `mcq_consistency` on
+        behaviour units only, `slices` only with `--by`)."""
         out: dict[str, object] = {
             "question": self.question,
             "meta": to_json(self.meta),
             "humans": to_json(self.humans),
             "judges": to_json(self.judges),
-            "reveal": to_json(self.reveal),
         }
+        if self.mcq_consistency is not None:
+            out["mcq_consistency"] = to_json(self.mcq_consistency)
+        out["reveal"] = to_json(self.reveal)
         if self.slices is not None:
             out["slices"] = to_json(self.slices)
         return out

@@ -12,7 +12,13 @@ from w2c_tui.domain.jsondoc import FLATTEN, OMIT_NONE, JsonDoc
 
 MIN_UNITS: Final = 5
 """Below this many units a statistic is not reported: "too few units (n=…)", no value and no
-interval (a share or coefficient on 1–4 units moves by 20 points or more with one unit)."""
+interval (a share or coefficient on 1–4 units moves by 20 points or more with one unit; on 2
+units κ is 0.000 or 1.000 by construction, which reads like a finding)."""
+
+
+def too_few_reason(n: int) -> str:
+    """Why a statistic on fewer than MIN_UNITS units is not shown."""
+    return f"too few units (n={n})"
 
 
 @dataclass(frozen=True, slots=True)

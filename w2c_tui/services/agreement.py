@@ -35,6 +35,7 @@ from w2c_tui.domain.review import UnitKind
 from w2c_tui.io.ratings import read_ratings
 from w2c_tui.services.consensus import consensus
 from w2c_tui.services.dashboard.common import categories, table_of
+from w2c_tui.services.dashboard.consistency import mcq_consistency, stands_in
 from w2c_tui.services.dashboard.drill import drilldown
 from w2c_tui.services.dashboard.judges import automated_row
 from w2c_tui.services.dashboard.overview import coverage, distributions, humans_panel
@@ -166,6 +167,7 @@ class AgreementService:
                 readings, key, humans, human_doc, ref, mode, _per_class(drills[key]), **opts
             )
             for key in automated
+            if stands_in(readings.rater(key), kind)
         ]
         pooled = agreement_summary(table_of(readings, chosen, mode), bootstrap=0)
 
@@ -198,6 +200,11 @@ class AgreementService:
                 )
             ),
             reveal=reveal_effects(self._store, dataset, readings),
+            mcq_consistency=(
+                mcq_consistency(readings, automated, ref, **opts)
+                if kind is UnitKind.BEHAVIOUR
+                else None
+            ),
             slices=slices(readings, by, automated, ref, mode, **opts) if by is not None else None,
             corrected=_corrected(readings, dataset, kind, automated, min_humans, seed, bootstrap),
         )

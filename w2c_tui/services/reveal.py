@@ -26,6 +26,7 @@ from w2c_tui.domain.dashboard import (
 from w2c_tui.domain.labels import Label, VerdictStatus
 from w2c_tui.domain.review import UnitKind
 from w2c_tui.domain.team import AssignUnits, Seen
+from w2c_tui.services.dashboard.common import on_enough
 from w2c_tui.services.readings import Readings
 from w2c_tui.stats import cohen_kappa
 
@@ -91,8 +92,8 @@ def _versus(trails: list[UnitTrail], readings: Readings, rater: str) -> RevealVe
         n=len(pairs),
         agreement_pre_reveal=float(np.mean(pre == other)),
         agreement_current=float(np.mean(post == other)),
-        kappa_pre_reveal=EstimateDoc.of(cohen_kappa(pre, other, 4).as_json()),
-        kappa_current=EstimateDoc.of(cohen_kappa(post, other, 4).as_json()),
+        kappa_pre_reveal=on_enough(EstimateDoc.of(cohen_kappa(pre, other, 4).as_json())),
+        kappa_current=on_enough(EstimateDoc.of(cohen_kappa(post, other, 4).as_json())),
     )
 
 

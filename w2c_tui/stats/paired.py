@@ -62,14 +62,18 @@ def judge_vs_humans(
 ) -> JudgeComparison:
     """Mean κ(judge, human_i) vs mean κ(human_i, human_j), and α(humans + judge) vs α(humans).
 
-    The population resampled is the units with ≥ 1 rating from the humans or the judge; all
-    six estimates, and the two differences, use the same resamples. Each pairwise κ is on its
-    pair's overlap; the means run over the pairs defined on the data (see
-    ``mean_kappa_statistic``). α values are the ``krippendorff`` package's.
+    The population resampled is the units with ≥ 1 rating from a human: the population of
+    the humans' own reliability (``agreement_summary`` of the humans' table, same unit order),
+    so with the same B and seed α(humans) gets the very resamples, and the very interval, it
+    gets there. A unit the judge rated alone is left out: it pairs with no one, so it changes
+    no estimate here, only which resamples are drawn. All six estimates, and the two
+    differences, use the same resamples. Each pairwise κ is on its pair's overlap; the means
+    run over the pairs defined on the data (see ``mean_kappa_statistic``). α values are the
+    ``krippendorff`` package's.
     """
     check_bootstrap_args(bootstrap, level)
     hs = _check_panel(table, judge, humans)
-    both = table.subset([*hs, judge]).rated()
+    both = table.subset([*hs, judge]).rated_by(hs)
     only_h = both.subset(hs)
     k_jh = mean_kappa_statistic(both, [(judge, h) for h in hs])
     k_hh = mean_kappa_statistic(both, list(combinations(hs, 2)))

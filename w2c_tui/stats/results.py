@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from w2c_tui.domain.dashboard_core import MIN_UNITS
+from w2c_tui.domain.dashboard_core import too_few_reason
 
 
 def _clean(x: float | None) -> float | None:
@@ -60,7 +60,7 @@ class Estimate:
 
 def too_few(n: int) -> Estimate:
     """The estimate of a statistic on fewer than MIN_UNITS units: not reported."""
-    return Estimate.undefined(f"too few units (n={n}; at least {MIN_UNITS} needed)", n=n)
+    return Estimate.undefined(too_few_reason(n), n=n)
 
 
 @dataclass(frozen=True)

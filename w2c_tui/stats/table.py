@@ -193,7 +193,11 @@ class RatingTable:
 
     def rated(self) -> RatingTable:
         """Only the units with at least one rating."""
-        keep = np.flatnonzero(self.ratings_per_unit() > 0)
+        return self.rated_by(self.raters)
+
+    def rated_by(self, raters: Sequence[str]) -> RatingTable:
+        """Only the units with at least one rating from ``raters`` (all raters kept)."""
+        keep = np.flatnonzero(self.subset(raters).ratings_per_unit() > 0)
         if keep.size == self.n_units:
             return self
         return RatingTable(

@@ -16,6 +16,7 @@ from markupsafe import Markup, escape
 from w2c_tui.domain.dashboard import CriticToolMetricsDoc, DashboardDoc
 from w2c_tui.domain.jsondoc import to_json
 from w2c_tui.io.report import data, judges, results
+from w2c_tui.io.report.consistency import consistency
 from w2c_tui.io.report.critictool import critictool
 from w2c_tui.io.report.model import Section
 
@@ -30,6 +31,7 @@ def sections(dash: DashboardDoc, extra: Sequence[Section] = ()) -> list[Section]
         data.distributions(dash),
         data.humans(dash),
         judges.judges(dash),
+        *consistency(dash),
         *[judges.drilldown(key, drill) for key, drill in dash.drilldown.items()],
         results.calibration(dash),
         data.reveal(dash),

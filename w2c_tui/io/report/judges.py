@@ -14,7 +14,7 @@ SHORT = ["direct", "tool call", "req. info", "cannot"]
 def judges(dash: DashboardDoc) -> Section:
     """Panel D: can each rater stand in for a human? Decision, rule, evidence, numbers."""
     rows = dash.automated
-    section = Section("D · Can each automated rater stand in for a human?")
+    section = Section("D · Can each rater of the humans' units stand in for a human?")
     if not rows:
         section.paragraphs.append("No judge or scorer readings in this dataset.")
         return section
@@ -83,7 +83,7 @@ def judges(dash: DashboardDoc) -> Section:
                 "n",
                 "p_o",
                 "Cohen κ vs consensus",
-                "macro-F1 ×100",
+                "macro-F1 ×100 vs humans",
                 "AC1 vs consensus",
             ],
             consensus_rows,

@@ -163,7 +163,7 @@ def slices(dash: DashboardDoc) -> list[Section]:
                         "n (consensus)",
                         "κ vs consensus",
                         "n (gold)",
-                        "macro-F1 ×100",
+                        "macro-F1 ×100 vs gold",
                         "accuracy",
                     ],
                     rows,

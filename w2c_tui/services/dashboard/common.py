@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from w2c_tui.domain.dashboard import EstimateDoc
+from w2c_tui.domain.dashboard import MIN_UNITS, EstimateDoc, too_few_reason, undefined
 from w2c_tui.domain.labels import LABELS, InvalidMode, Label
 from w2c_tui.services.readings import INVALID, Readings
 from w2c_tui.stats import Estimate, RatingTable
@@ -10,6 +10,29 @@ from w2c_tui.stats import Estimate, RatingTable
 CATEGORIES = [label.value for label in LABELS]
 CONSENSUS = "consensus"
 NO_SHARED = "no unit shared with the human consensus"
+
+
+def too_few(n: int) -> EstimateDoc:
+    """The estimate on a subset of fewer than MIN_UNITS units: not shown, and why."""
+    return undefined(too_few_reason(n), n)
+
+
+def on_enough(value: EstimateDoc) -> EstimateDoc:
+    """`value`, or "too few units" where it rests on 1 to MIN_UNITS − 1 units (0 units keeps
+    its own reason)."""
+    return too_few(value.n) if 0 < value.n < MIN_UNITS else value
+
+
+def unshared(readings: Readings, key: str, ref: dict[str, Label]) -> str:
+    """Why a rater shares no unit with the consensus: its outputs there are all invalid (how
+    many), or it read none of those units."""
+    rated = [u for (u, r) in readings.values if r == key]
+    on_ref = [u for u in rated if u in ref]
+    if on_ref and all(readings.values[(u, key)] == INVALID for u in on_ref):
+        if len(on_ref) == len(rated):
+            return f"all {len(rated)} outputs are invalid"
+        return f"its {len(on_ref)} outputs on units with a human reference are all invalid"
+    return NO_SHARED
 
 
 def categories(invalid_mode: InvalidMode) -> list[str]:

@@ -13,7 +13,7 @@ import numpy as np
 from w2c_tui.domain.dashboard import ClassDoc, DisagreementDoc, DrilldownDoc, MatrixDoc
 from w2c_tui.domain.labels import LABELS, Label
 from w2c_tui.services.consensus import human_unanimity
-from w2c_tui.services.dashboard.common import CATEGORIES, NO_SHARED, est
+from w2c_tui.services.dashboard.common import CATEGORIES, est, unshared
 from w2c_tui.services.readings import Readings
 from w2c_tui.stats import RatingTable, krippendorff_alpha
 from w2c_tui.stats.classes import per_class
@@ -33,7 +33,7 @@ def drilldown(
         return DrilldownDoc(reason="no human reference yet: label (or adjudicate) to compare")
     units = matrix_units(readings, key, ref)
     if not units:
-        return DrilldownDoc(reason=f"not defined: {NO_SHARED}")
+        return DrilldownDoc(reason=f"not defined: {unshared(readings, key, ref)}")
     a = np.array([ref[u].option for u in units])
     b = np.array([lab.option for u in units if (lab := readings.label(u, key)) is not None])
     confusion, precision, recall, f1 = class_scores(a, b, range(len(LABELS)))

@@ -28,7 +28,15 @@ from w2c_tui.domain.dashboard import (
 )
 from w2c_tui.domain.labels import InvalidMode, Label
 from w2c_tui.services.consensus import human_unanimity
-from w2c_tui.services.dashboard.common import CONSENSUS, NO_SHARED, est, est_json, pairable
+from w2c_tui.services.dashboard.common import (
+    CONSENSUS,
+    MIN_UNITS,
+    est,
+    est_json,
+    pairable,
+    too_few,
+    unshared,
+)
 from w2c_tui.services.dashboard.common import table_of as table
 from w2c_tui.services.dashboard.stand_in import advise, decide
 from w2c_tui.services.metrics import rater_metrics
@@ -80,9 +88,12 @@ def _stratified(readings: Readings, key: str, ref: dict[str, Label]) -> Stratifi
         units = [u for u, s in unanimity.items() if (s == 1.0) is unanimous and u in ref]
         a = [ref[u].option for u in units if readings.label(u, key) is not None]
         b = [lab.option for u in units if (lab := readings.label(u, key)) is not None]
-        out[name] = (
-            est(cohen_kappa(np.array(a), np.array(b), 4)) if a else undefined("no such units")
-        )
+        if not a:
+            out[name] = undefined("no such units")
+        elif len(a) < MIN_UNITS:
+            out[name] = too_few(len(a))
+        else:
+            out[name] = est(cohen_kappa(np.array(a), np.array(b), 4))
     return StratifiedDoc(unanimous=out["unanimous"], split=out["split"])
 
 
@@ -126,13 +137,11 @@ def automated_row(
     )
     shared = [u for u in ref if pairable(readings.values.get((u, key)), invalid_mode)]
     if not ref or not shared:
+        why = unshared(readings, key, ref) if ref else "no human consensus labels yet"
         return replace(
             without,
-            reason=(
-                "no human consensus labels yet: label responses to compare"
-                if not ref
-                else f"not defined: {NO_SHARED}"
-            ),
+            reason=(f"not defined: {why}" if ref else f"{why}: label responses to compare"),
+            stand_in=decide(key, human_doc, None, None, None, None, why=why),
         )
     kappa = pair_kappa(readings, key, ref, invalid_mode, bootstrap, seed)
     agree = [readings.label(u, key) == ref[u] for u in ref if readings.label(u, key) is not None]
@@ -154,7 +163,9 @@ def automated_row(
             kappa_judge_human=est(comparison.kappa_judge_human),
             kappa_human_human=est(comparison.kappa_human_human),
             delta_kappa=est(comparison.delta_kappa),
-            alpha_humans=est(comparison.alpha_humans),
+            # one statistic, one computation: the humans' panel's α (same population, B and
+            # seed as the comparison's resamples) wherever the humans' α is shown
+            alpha_humans=human_doc.alpha or est(comparison.alpha_humans),
             alpha_with_judge=est(comparison.alpha_with_judge),
             delta_alpha=est(comparison.delta_alpha),
         )

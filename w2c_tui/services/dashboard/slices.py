@@ -1,14 +1,15 @@
 """Slices: the units cut by gold class, tool count (the paper's 0 / 1 / 2+), source or model.
 
 Each slice gives its n and, per automated rater, κ against the human consensus (with its
-interval) and macro-F1 and accuracy against gold, on that slice's units only.
+interval; "too few units" below MIN_UNITS) and macro-F1 and accuracy against gold, on that
+slice's units only.
 """
 
 from __future__ import annotations
 
 from w2c_tui.domain.dashboard import Against, SliceBy, SliceDoc, SliceRowDoc, SlicesDoc, undefined
 from w2c_tui.domain.labels import InvalidMode, Label
-from w2c_tui.services.dashboard.common import CONSENSUS, est_json, table_of
+from w2c_tui.services.dashboard.common import CONSENSUS, est_json, on_enough, table_of
 from w2c_tui.services.metrics import rater_metrics
 from w2c_tui.services.readings import Readings
 from w2c_tui.services.slicing import slice_groups
@@ -37,7 +38,7 @@ def slices(
                     readings, [key, CONSENSUS], invalid_mode, {CONSENSUS: sub_ref}, units
                 )
                 summary = agreement_summary(pair, bootstrap=bootstrap, seed=seed)
-                kappa = est_json(summary["pairwise"][0]["cohen_kappa"])  # type: ignore[index]
+                kappa = on_enough(est_json(summary["pairwise"][0]["cohen_kappa"]))  # type: ignore[index]
             else:
                 kappa = undefined("no human consensus in this slice")
             metrics = rater_metrics(

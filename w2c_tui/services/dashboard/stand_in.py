@@ -78,14 +78,17 @@ def decide(
     versus: VersusHumansDoc | None,
     alt: AltTestDoc | None,
     per_class: Mapping[str, ClassDoc] | None,
+    *,
+    why: str | None = None,
 ) -> StandInDoc:
-    """The decision for one automated rater, with the evidence it rests on."""
+    """The decision for one automated rater, with the evidence it rests on (`why`: the reason
+    there is no κ, where the caller knows it better)."""
     label, phrase = weakest(per_class)
     evidence = [f"κ vs consensus {estimate_text(kappa)} (n = {kappa.n})"] if kappa else []
     if phrase:
         evidence.append(phrase)
     if kappa is None or kappa.value is None:
-        why = kappa.reason if kappa else "no unit shared with the human consensus"
+        why = why or (kappa.reason if kappa else None) or "no unit shared with the human consensus"
         return _stand_in("not defined", f"{key}: not defined — {why}", evidence, label)
     alpha = humans.alpha
     if alpha is None or alpha.value is None:

@@ -8,10 +8,11 @@ from collections.abc import Sequence
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from w2c_tui.domain.dashboard import AutomatedDoc, DashboardDoc
+from w2c_tui.domain.dashboard import AutomatedDoc, DashboardDoc, EstimateDoc
 from w2c_tui.present.numbers import estimate_text, f1, pct
 from w2c_tui.present.numbers import num as fmt
 from w2c_tui.tui.dashboard.common import Legend, table
+from w2c_tui.tui.dashboard.consistency import consistency
 from w2c_tui.tui.plain import cells
 from w2c_tui.tui.widgets.charts import interval_bar
 
@@ -26,9 +27,11 @@ STYLE = {
 def judges(dash: DashboardDoc) -> RenderableType:
     """Decisions first, then the comparison tables (raters as R1, R2, … with a legend)."""
     rows = dash.automated
-    if not rows:
-        return Text("No judge or scorer readings in this dataset yet.", style="italic")
     legend = Legend(dash.meta.raters)
+    mcq = dash.mcq_consistency
+    if not rows:
+        none = Text("No judge or scorer reading the humans' units yet.", style="italic")
+        return Group(none, Text(""), consistency(mcq, legend)) if mcq else none
     parts: list[RenderableType] = [Text("Can this rater stand in for a human?", style="bold")]
     for row in rows:
         parts.append(_decision(row, legend))
@@ -45,6 +48,8 @@ def judges(dash: DashboardDoc) -> RenderableType:
             style="dim",
         )
     )
+    if mcq is not None:
+        parts.extend([Text(""), consistency(mcq, legend)])
     return Group(*parts)
 
 
@@ -69,7 +74,7 @@ def _consensus_table(rows: Sequence[AutomatedDoc], legend: Legend) -> Renderable
         "p_o",
         "κ vs consensus [95% CI]",
         "−1 ···· 0 ···· 1",
-        "macro-F1 ×100",
+        "macro-F1 ×100 vs humans",
         title="D · against the human consensus",
     )
     notes: list[Text] = []
@@ -93,9 +98,8 @@ def _consensus_table(rows: Sequence[AutomatedDoc], legend: Legend) -> Renderable
         if strat:
             notes.append(
                 Text(
-                    f"{legend.short(row.key)}: κ where the humans were unanimous "
-                    f"{estimate_text(strat.unanimous)} (n={strat.unanimous.n}), "
-                    f"split {estimate_text(strat.split)} (n={strat.split.n})",
+                    f"{legend.short(row.key)}: κ where the humans were unanimous: "
+                    f"{_on_n(strat.unanimous)}; split: {_on_n(strat.split)}",
                     style="dim",
                 )
             )
@@ -109,6 +113,13 @@ def _consensus_table(rows: Sequence[AutomatedDoc], legend: Legend) -> Renderable
                 )
             )
     return Group(t, *notes)
+
+
+def _on_n(value: EstimateDoc) -> str:
+    """'0.412 [0.20, 0.61] (n=40)', or why there is no value ('too few units (n=2)')."""
+    if value.value is None:
+        return value.reason or "—"
+    return f"{estimate_text(value)} (n={value.n})"
 
 
 def _ceiling_table(rows: Sequence[AutomatedDoc], legend: Legend) -> RenderableType:

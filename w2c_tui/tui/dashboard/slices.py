@@ -28,7 +28,7 @@ def slices(dash: DashboardDoc) -> RenderableType:
         "n (cons.)",
         "κ vs consensus [95% CI]",
         "n (gold)",
-        "macro-F1 ×100",
+        "macro-F1 ×100 vs gold",
         "acc",
         title=f"by {doc.by} (s: next slicing)",
     )
