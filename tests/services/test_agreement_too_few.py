@@ -3,12 +3,11 @@ outputs are all invalid says so."""
 
 from __future__ import annotations
 
-from w2c_tui.domain.dashboard import SliceBy
+from w2c_tui.domain.dashboard import MIN_UNITS, SliceBy
 from w2c_tui.domain.labels import Label, RaterKind, VerdictStatus
 from w2c_tui.domain.records import ImportBundle, RaterSpec, VerdictRecord
 from w2c_tui.domain.review import ItemFilter, ReviewMode
 from w2c_tui.services import Services
-from w2c_tui.services.dashboard.common import MIN_UNITS
 
 BROKEN = "judge:broken-judge"
 

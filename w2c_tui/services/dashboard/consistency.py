@@ -16,13 +16,14 @@ import numpy as np
 
 from w2c_tui.domain.dashboard import (
     CONSISTENCY_QUESTION,
+    MIN_UNITS,
     ConsistencyDoc,
     ConsistencyRowDoc,
     undefined,
 )
 from w2c_tui.domain.labels import LABELS, InvalidMode, Label, RaterKind
 from w2c_tui.domain.review import UnitKind
-from w2c_tui.services.dashboard.common import CONSENSUS, MIN_UNITS, est_json, table_of, too_few
+from w2c_tui.services.dashboard.common import CONSENSUS, est_json, table_of, too_few
 from w2c_tui.services.readings import INVALID, RaterInfo, Readings
 from w2c_tui.stats import agreement_summary
 

@@ -15,6 +15,7 @@ from typing import cast
 import numpy as np
 
 from w2c_tui.domain.dashboard import (
+    MIN_UNITS,
     Against,
     AltTestDoc,
     AutomatedDoc,
@@ -30,7 +31,6 @@ from w2c_tui.domain.labels import InvalidMode, Label
 from w2c_tui.services.consensus import human_unanimity
 from w2c_tui.services.dashboard.common import (
     CONSENSUS,
-    MIN_UNITS,
     est,
     est_json,
     pairable,
