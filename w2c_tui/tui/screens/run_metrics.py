@@ -47,7 +47,7 @@ class RunMetricsDialog(ModalScreen[None]):
             )
             if r.rater.kind.value == kind and r.rater.name == name
         ]
-        with VerticalScroll(classes="dialog dialog--wide"):
+        with VerticalScroll(classes="dialog dialog--wide", id="run-metrics"):
             yield Static(
                 f"Run {self.info.id}: {self.info.rater} against gold (Esc closes)",
                 classes="dialog--title",
