@@ -139,7 +139,7 @@ def test_cli_json_has_value_interval_and_n(labelled: Services) -> None:
     assert same.exit_code == 0 and json.loads(same.stdout) == doc
     text = CliRunner().invoke(app, [*args[:-1], "--bootstrap", "20", "--by", "model"])
     assert text.exit_code == 0, text.stderr
-    assert "model = m2" in text.stdout and "(21 units)" in text.stdout
+    assert "\nmodel = m2 (21 units)\n" in text.stdout and "[bold]" not in text.stdout
     wrong = CliRunner().invoke(
         app, ["--db", labelled.url, "agreement", "--dataset", "ct", "--by", "gold"]
     )

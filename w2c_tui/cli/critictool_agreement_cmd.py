@@ -71,7 +71,7 @@ def print_critictool_agreement(report: CriticToolAgreementReport, json_out: bool
     )
     _print_labels(report.labels)
     for part in report.slices:
-        console().print(f"\n[bold]{report.by} = {part.name}[/bold] ({part.n} units)")
+        console().print(f"\n{report.by} = {part.name} ({part.n} units)")
         _print_labels(part.labels)
 
 
