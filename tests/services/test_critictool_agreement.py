@@ -79,7 +79,8 @@ def test_humans_self_critique_and_a_judge(services: Services, db_url: str) -> No
     assert out.exit_code == 0, out.output
     doc = json.loads(out.output)
     by_label = {d["label"]: d for d in doc["labels"]}
-    assert by_label["category"]["alpha"] == category.alpha.value
+    assert by_label["category"]["alpha"]["value"] == category.alpha.value
+    assert by_label["category"]["alpha"]["n"] == 4 and doc["bootstrap"]["B"] == 1000
     same = runner.invoke(app, ["--db", db_url, "agreement", "--dataset", "ct", "--json"])
     assert same.exit_code == 0, same.output  # `w2c agreement` on a CriticTool dataset
     assert json.loads(same.output) == doc

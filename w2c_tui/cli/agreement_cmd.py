@@ -11,6 +11,7 @@ import typer
 from w2c_tui.cli.agreement_text import print_judges, print_pooled
 from w2c_tui.cli.context import BOOTSTRAP_MAX, SEED_MAX, echo, print_json, services
 from w2c_tui.cli.schema_labels_cmd import schema_agreement
+from w2c_tui.domain.critictool_slices import CriticToolSliceBy
 from w2c_tui.domain.dashboard import JudgesDoc, SliceBy
 from w2c_tui.domain.labels import InvalidMode
 from w2c_tui.domain.pooled import PooledDoc
@@ -22,6 +23,20 @@ def split_raters(values: list[str] | None) -> list[str] | None:
     if not values:
         return None
     return [v.strip() for value in values for v in value.split(",") if v.strip()]
+
+
+def critictool_by(by: SliceBy | None) -> CriticToolSliceBy | None:
+    """`--by` of `w2c agreement` on a CriticTool dataset: source and model slice it as `w2c
+    critictool agreement --by` does; gold and tools are When2Call's."""
+    if by is None:
+        return None
+    if by in (SliceBy.SOURCE, SliceBy.MODEL):
+        return CriticToolSliceBy(by.value)
+    raise typer.BadParameter(
+        f"a CriticTool dataset has no {by.value} slices: use source or model, or w2c critictool "
+        "agreement --by (error, source, variant, setting, model)",
+        param_hint="--by",
+    )
 
 
 def agreement(
@@ -121,7 +136,10 @@ def agreement(
         if svc.critictool_review.is_critictool(name):  # its labels are CriticTool answers
             from w2c_tui.cli.critictool_agreement_cmd import print_critictool_agreement
 
-            print_critictool_agreement(name, svc.critictool_agreement.compute(name), json_out)
+            report = svc.critictool_agreement.report(
+                name, bootstrap=bootstrap, seed=seed, by=critictool_by(by)
+            )
+            print_critictool_agreement(report, json_out)
             return
         if list_raters:
             readings = svc.agreement.readings(name, units)

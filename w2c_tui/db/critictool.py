@@ -1,5 +1,7 @@
 """Storing CriticTool files: samples as item rows with a side row, predictions as response rows
-with a side row; a whole file in one transaction or nothing."""
+with a side row; a whole file in one transaction or nothing. A sample is its file's id within
+its dataset (as in the official code); its content digest is the fingerprint a re-import under
+that id must match."""
 
 from __future__ import annotations
 
@@ -59,16 +61,19 @@ class CriticToolWriter:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def datasets_holding(self, item_sha256s: Sequence[str]) -> list[str]:
-        """Names of the CriticTool datasets that hold any of these samples (by content)."""
-        wanted = set(item_sha256s)
+    def datasets_holding(self, samples: Sequence[tuple[str, str]]) -> list[str]:
+        """Names of the CriticTool datasets that hold any of these (sample id, content digest)
+        pairs: the same id with the same content."""
+        wanted = set(samples)
         with Session(self.engine) as session:
             rows = session.exec(
-                select(DatasetRow.name, CriticToolSampleRow.item_sha256).join(
+                select(
+                    DatasetRow.name, CriticToolSampleRow.sample_id, CriticToolSampleRow.item_sha256
+                ).join(
                     CriticToolSampleRow, col(CriticToolSampleRow.dataset_id) == col(DatasetRow.id)
                 )
             ).all()
-        return sorted({name for name, digest in rows if digest in wanted})
+        return sorted({name for name, sid, digest in rows if (sid, digest) in wanted})
 
     def apply(
         self,
@@ -79,8 +84,9 @@ class CriticToolWriter:
         target_model: str | None = None,
         dry_run: bool = False,
     ) -> ImportReport:
-        """Store the file's samples (new ones added, known ones matched by content) and, for a
-        predictions file, the model's predictions; InputError leaves the store untouched."""
+        """Store the file's samples (new ids added, known ids checked against their content
+        fingerprint) and, for a predictions file, the model's predictions; InputError leaves
+        the store untouched."""
         path = critic_file.path
         kind = "critictool_predictions" if predictions else "critictool"
         report = ImportReport(path=path, kind=kind, dataset=dataset, dry_run=dry_run)
@@ -119,17 +125,16 @@ class CriticToolWriter:
     def _samples(
         self, session: Session, dataset_id: int, critic_file: CriticToolFile, report: ImportReport
     ) -> tuple[dict[str, int], ImportReport]:
-        known = session.exec(
-            select(
-                CriticToolSampleRow.item_sha256,
-                CriticToolSampleRow.sample_id,
-                CriticToolSampleRow.item_id,
-            ).where(col(CriticToolSampleRow.dataset_id) == dataset_id)
-        ).all()
-        by_digest = {digest: item_id for digest, _sid, item_id in known}
-        uuids = set(
-            session.exec(select(ItemRow.uuid).where(col(ItemRow.dataset_id) == dataset_id)).all()
-        )
+        known = {
+            sample_id: (item_id, digest)
+            for sample_id, item_id, digest in session.exec(
+                select(
+                    CriticToolSampleRow.sample_id,
+                    CriticToolSampleRow.item_id,
+                    CriticToolSampleRow.item_sha256,
+                ).where(col(CriticToolSampleRow.dataset_id) == dataset_id)
+            ).all()
+        }
         last = session.exec(
             select(func.max(ItemRow.position)).where(col(ItemRow.dataset_id) == dataset_id)
         ).one()
@@ -137,19 +142,19 @@ class CriticToolWriter:
         ids: dict[str, int] = {}
         new: list[tuple[Sample, ItemRow]] = []
         for sample in critic_file.samples:
-            if sample.item_sha256 in by_digest:
-                ids[sample.item_sha256] = by_digest[sample.item_sha256]
+            if sample.sample_id in known:
+                item_id, digest = known[sample.sample_id]
+                if digest != sample.item_sha256:
+                    raise SampleError(
+                        critic_file.path,
+                        sample.sample_id,
+                        "(sample id)",
+                        "the dataset already holds a different sample with this id "
+                        "(import this file into another --dataset)",
+                        line=sample.line,
+                    )
+                ids[sample.sample_id] = item_id
                 continue
-            if sample.sample_id in uuids:
-                raise SampleError(
-                    critic_file.path,
-                    sample.sample_id,
-                    "(sample id)",
-                    "the dataset already holds a different sample with this id "
-                    "(import this file into another --dataset)",
-                    line=sample.line,
-                )
-            uuids.add(sample.sample_id)
             position += 1
             item = self._item(sample, dataset_id, position)
             session.add(item)
@@ -158,7 +163,7 @@ class CriticToolWriter:
         kind = critic_file.kind
         for sample, item in new:
             assert item.id is not None
-            ids[sample.item_sha256] = item.id
+            ids[sample.sample_id] = item.id
             session.add(
                 CriticToolSampleRow(
                     item_id=item.id,
@@ -208,7 +213,7 @@ class CriticToolWriter:
         lines = {s.sample_id: s.line for s in critic_file.samples}
         new = unchanged = 0
         for pred in predictions:
-            item_id = ids[pred.item_sha256]
+            item_id = ids[pred.sample_id]
             mode = kind.mode if kind.source == "external" else None
             existing = existing_prediction(session, item_id, model.id, mode, kind.cot)
             rounds = dumps(list(pred.rounds))

@@ -56,7 +56,6 @@ class PredictionSet:
     """Predictions of one sample ready to store: raw rounds and their parsed form."""
 
     sample_id: str
-    item_sha256: str
     rounds: tuple[str, ...]
     parsed: tuple[dict[str, Any], ...]
     raw_json: str | None

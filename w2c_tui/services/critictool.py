@@ -28,7 +28,6 @@ def prediction_sets(critic_file: CriticToolFile) -> list[PredictionSet]:
     return [
         PredictionSet(
             sample_id=s.sample_id,
-            item_sha256=s.item_sha256,
             rounds=s.predictions,
             parsed=tuple(parsed_round(r) for r in s.predictions),
             raw_json=s.raw_json,
@@ -54,9 +53,11 @@ class CriticToolService:
     ) -> ImportReport:
         """Import a CriticTool dataset or predictions file, whole or not at all.
 
-        Samples are matched by content (`item_sha256`): importing the same file again changes
-        nothing, and a predictions file attaches its predictions to the samples a dataset file
-        brought in (or brings them in itself). Predictions need `target_model`."""
+        A sample is its file's id within the dataset, as in the official code; its content
+        (`item_sha256`) is a fingerprint: importing the same file again changes nothing, a known
+        id with other content is refused, and a predictions file attaches its predictions to
+        the samples of the same ids a dataset file brought in (or brings them in itself).
+        Predictions need `target_model`."""
         return self.import_read(
             read_critictool(path), dataset=dataset, target_model=target_model, dry_run=dry_run
         )
@@ -88,7 +89,7 @@ class CriticToolService:
 
     def _default_dataset(self, critic_file: CriticToolFile) -> str:
         holding = self._store.critictool_writer.datasets_holding(
-            [s.item_sha256 for s in critic_file.samples]
+            [(s.sample_id, s.item_sha256) for s in critic_file.samples]
         )
         if len(holding) > 1:
             raise InputError(

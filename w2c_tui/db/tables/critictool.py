@@ -16,11 +16,15 @@ class CriticToolSampleRow(SQLModel, table=True):
     """What a CriticTool sample is beyond its item row: trajectory, gold and file kind."""
 
     __tablename__ = "critic_sample"
-    __table_args__ = (Index("ix_critic_sample_sha", "dataset_id", "item_sha256"),)
+    __table_args__ = (
+        Index("ix_critic_sample_sha", "dataset_id", "item_sha256"),
+        Index("uq_critic_sample_id", "dataset_id", "sample_id", unique=True),
+    )
     id: int | None = Field(default=None, primary_key=True)
     item_id: int = Field(foreign_key="item.id", unique=True)
     dataset_id: int = Field(foreign_key="dataset.id")
     sample_id: str
+    """The file's id of the sample: its identity within the dataset (official code)."""
     source: str
     """internal or external (the file kind)."""
     variant: str | None = None
@@ -35,6 +39,7 @@ class CriticToolSampleRow(SQLModel, table=True):
     tools_json: str = Field(sa_column=Column(Text, nullable=False))
     gold_json: str = Field(sa_column=Column(Text, nullable=False))
     item_sha256: str
+    """The content's fingerprint: a re-import under the same id must bring the same content."""
     raw_json: str = Field(sa_column=Column(Text, nullable=False))
     """The record's JSON text exactly as in the file that brought the sample in."""
     sha256: str

@@ -3,16 +3,20 @@
 The reference embeds the two strings in one `encode` call, takes their cosine similarity and
 clips it at 0; so does `SentenceSimilarity`, so the numbers are the reference's for the same
 model. sentence-transformers is the optional extra `similarity`; nothing heavy is imported
-until the first score.
+until the first score, and a hub model that cannot be had is refused before that (hub.py).
 """
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 from typing import Any, Protocol
 
+from w2c_tui.runs.critictool import hub
+
 DEFAULT_MODEL = "all-mpnet-base-v2"
 """The reference's model (a sentence-transformers name; offline, pass a local folder)."""
+MISSING = "the CriticTool metrics need sentence-transformers: pip install 'w2c-tui[similarity]'"
 
 
 class Similarity(Protocol):
@@ -41,20 +45,23 @@ class SentenceSimilarity:
         """The SentenceTransformer model (loaded on first use)."""
         if self._model is None:
             self._check_path()
+            if importlib.util.find_spec("sentence_transformers") is None:
+                raise SimilarityUnavailable(MISSING)
+            local_only = self._hub_offline()
             try:
                 from sentence_transformers import SentenceTransformer
             except ImportError as error:
-                raise SimilarityUnavailable(
-                    "the CriticTool metrics need sentence-transformers: "
-                    "pip install 'w2c-tui[similarity]'"
-                ) from error
+                raise SimilarityUnavailable(MISSING) from error
             try:
-                self._model = SentenceTransformer(self.model_name, device=self.device)
+                self._model = SentenceTransformer(
+                    self.model_name, device=self.device, local_files_only=local_only
+                )
             except (OSError, ValueError) as error:
-                raise SimilarityUnavailable(
-                    f"cannot load the similarity model {self.model_name!r}: {error}"
-                ) from error
+                raise SimilarityUnavailable(self._cannot_load(str(error))) from error
         return self._model
+
+    def _cannot_load(self, why: str) -> str:
+        return f"cannot load the similarity model {self.model_name!r}: {why}"
 
     def _check_path(self) -> None:
         """A name written as a path (absolute, ./, ../, ~) must exist: otherwise the library
@@ -63,13 +70,32 @@ class SentenceSimilarity:
         if name.startswith(("/", "./", "../", "~")) and not Path(name).expanduser().exists():
             raise SimilarityUnavailable(f"no similarity model at {name}")
 
+    def _hub_offline(self) -> bool:
+        """For a hub name, whether the hub is out of reach (then only the local cache is
+        read); SimilarityUnavailable at once when the model is not cached either, instead of
+        the library's minute and a half of retries. A local folder: False, no probe."""
+        if Path(self.model_name).expanduser().is_dir():
+            return False
+        why = hub.offline_reason()
+        if why is None:
+            return False
+        if not hub.in_cache(self.model_name):
+            raise SimilarityUnavailable(
+                self._cannot_load(
+                    f"couldn't connect to {hub.endpoint()!r} to load the files ({why}), and "
+                    "couldn't find them in the cached files"
+                )
+            )
+        return True
+
     def __call__(self, pred: str, gold: str) -> float:
         """max(cos(embed(pred), embed(gold)), 0), both embedded in one call as the reference."""
         key = (pred, gold)
         if key not in self._cache:
+            model = self.load()  # first: it refuses an unreachable model before the import
             from sentence_transformers import util
 
-            embeddings = self.load().encode([pred, gold], convert_to_tensor=True)
+            embeddings = model.encode([pred, gold], convert_to_tensor=True)
             cosine = float(util.cos_sim(embeddings[0], embeddings[1])[0, 0])
             self._cache[key] = max(cosine, 0.0)
         return self._cache[key]
