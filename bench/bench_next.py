@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from w2c_tui.domain.labels import LABELS, RaterKind
 from w2c_tui.domain.review import UnitKind
-from w2c_tui.services.next_units import plan_readings
+from w2c_tui.services.next_units import NextOptions, plan_readings
 from w2c_tui.services.readings import RaterInfo, Readings, Unit
 from w2c_tui.stats import active
 
@@ -55,7 +55,7 @@ def readings(n: int, labelled: int, seed: int = 0) -> Readings:
         for u, c in zip(units, codes, strict=True):
             out.values[(u.key, rater.key)] = LABELS[c]
     # humans label the gold answer on the queue's first units (as `w2c next` lists them)
-    first = plan_readings(out, "bench", judge="judge:bench", k=labelled, bar=0.8)
+    first = plan_readings(out, "bench", NextOptions(judge="judge:bench", k=labelled, bar=0.8))
     by_place = {(u.item_uuid, u.target_model): u for u in units}
     for nxt in first.next:
         unit = by_place[(nxt.item_uuid, nxt.target_model)]
@@ -73,7 +73,7 @@ def main() -> None:
     data = readings(args.units, args.labelled)
     built = time.perf_counter() - t0
     t0 = time.perf_counter()
-    result = plan_readings(data, "bench", judge="judge:bench", k=20, bar=0.8)
+    result = plan_readings(data, "bench", NextOptions(judge="judge:bench", k=20, bar=0.8))
     planned = time.perf_counter() - t0
     rng = np.random.default_rng(1)
     f = active.prior(

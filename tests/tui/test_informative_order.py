@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from w2c_tui.services import Services
-from w2c_tui.services.next_units import plan
+from w2c_tui.services.next_units import NextOptions, plan
 from w2c_tui.tui.app import W2CApp
 from w2c_tui.tui.screens.review import ReviewScreen
 
@@ -16,7 +16,7 @@ Review = Callable[[W2CApp, object], Awaitable[ReviewScreen]]
 async def test_o_lists_the_items_in_the_queue_order_and_back(
     demo: Services, wait_review: Review
 ) -> None:
-    queue = plan(demo.store, "demo", k=60).next
+    queue = plan(demo.store, "demo", NextOptions(k=60)).next
     uuids: list[str] = []
     for unit in queue:
         if unit.item_uuid not in uuids:

@@ -50,20 +50,22 @@ def next_units(
     estimate stays unbiased in it (inverse-probability weights; docs/agreement.md). Stop when
     the interval lies on one side of the bar, or is narrower than --width.
     """
-    from w2c_tui.services.next_units import plan
+    from w2c_tui.services.next_units import NextOptions, plan
 
     with services(ctx) as svc:
         name = svc.datasets.resolve(dataset)
         result = plan(
             svc.store,
             name,
-            judge=judge,
-            annotator=annotator,
-            k=k,
-            bar=bar,
-            width=width,
-            seed=seed,
-            min_humans=min_humans,
+            NextOptions(
+                judge=judge,
+                annotator=annotator,
+                k=k,
+                bar=bar,
+                width=width,
+                seed=seed,
+                min_humans=min_humans,
+            ),
         )
     if json_out:
         print_json(result.as_json())

@@ -153,49 +153,33 @@ def _bar(readings: Readings) -> tuple[float, str]:
     )
 
 
-def plan(
-    store: Store,
-    dataset: str,
-    *,
-    judge: str | None = None,
-    annotator: str | None = None,
-    k: int = 10,
-    bar: float | None = None,
-    width: float = 0.10,
-    seed: int = 0,
-    min_humans: int = 1,
-) -> NextPlan:
+@dataclass(frozen=True)
+class NextOptions:
+    """What `w2c next` was asked: the judge (None: the only one), whose units to leave out,
+    how many to list, the bar (None: from the humans), the target width, the queue's seed and
+    the humans a reference needs."""
+
+    judge: str | None = None
+    annotator: str | None = None
+    k: int = 10
+    bar: float | None = None
+    width: float = 0.10
+    seed: int = 0
+    min_humans: int = 1
+
+
+def plan(store: Store, dataset: str, options: NextOptions | None = None) -> NextPlan:
     """The next `k` units to label and the estimate so far (see the module)."""
     readings = build_readings(
         store.ratings.items(dataset), store.ratings.ratings(dataset), UnitKind.BEHAVIOUR
     )
-    return plan_readings(
-        readings,
-        dataset,
-        judge=judge,
-        annotator=annotator,
-        k=k,
-        bar=bar,
-        width=width,
-        seed=seed,
-        min_humans=min_humans,
-    )
+    return plan_readings(readings, dataset, options or NextOptions())
 
 
-def plan_readings(
-    readings: Readings,
-    dataset: str,
-    *,
-    judge: str | None = None,
-    annotator: str | None = None,
-    k: int = 10,
-    bar: float | None = None,
-    width: float = 0.10,
-    seed: int = 0,
-    min_humans: int = 1,
-) -> NextPlan:
+def plan_readings(readings: Readings, dataset: str, options: NextOptions) -> NextPlan:
     """`plan` on readings already arranged (the benchmark builds them without a database)."""
-    rater = _judge(readings, judge)
+    o = options
+    rater = _judge(readings, o.judge)
     others = _others(readings, rater)
     units = [u for u in readings.units if (u.key, rater.key) in readings.values]
     if not units:
@@ -212,25 +196,25 @@ def plan_readings(
     f = active.prior(agree, [len(rs) for rs in reads], [v == INVALID for v in values], accuracy)
     per_item = Counter(u.item_id for u in units)
     w = active.weights(f, [per_item[u.item_id] for u in units])
-    q = active.priorities(w, seed)
-    ref = consensus(readings, min_humans).labels
+    q = active.priorities(w, o.seed)
+    ref = consensus(readings, o.min_humans).labels
     labelled = np.array([u.key in ref for u in units])
     y = np.array([ref.get(u.key) == v for u, v in zip(units, values, strict=True)], dtype=float)
     est = active.estimate(f, w, q, labelled, y)
-    bar_value, source = (bar, "given with --bar") if bar is not None else _bar(readings)
-    decision, stop = active.decide(est, bar_value, width)
-    mine = _labelled_by(readings, annotator) if annotator is not None else set()
+    bar_value, source = (o.bar, "given with --bar") if o.bar is not None else _bar(readings)
+    decision, stop = active.decide(est, bar_value, o.width)
+    mine = _labelled_by(readings, o.annotator) if o.annotator is not None else set()
     chosen = [
         i for i in active.queue(q) if not labelled[i] and units[i].key not in mine and w[i] > 0
-    ][:k]
+    ][: o.k]
     return NextPlan(
         dataset=dataset,
         judge=rater.key,
-        annotator=annotator,
+        annotator=o.annotator,
         bar=bar_value,
         bar_source=source,
-        width=width,
-        seed=seed,
+        width=o.width,
+        seed=o.seed,
         estimate=est,
         decision=decision,
         stop=stop,
@@ -265,7 +249,8 @@ def item_order(store: Store, dataset: str, ids: list[int], seed: int = 0) -> lis
     if not judges:
         return list(ids)
     try:
-        result = plan_readings(readings, dataset, judge=judges[0], k=len(readings.units), seed=seed)
+        options = NextOptions(judge=judges[0], k=len(readings.units), seed=seed)
+        result = plan_readings(readings, dataset, options)
     except W2CError:  # the judge read no response
         return list(ids)
     by_uuid = {u.item_uuid: u.item_id for u in readings.units}
