@@ -13,7 +13,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, SelectionList, Static, TabbedContent, TabPane, Tabs
+from textual.widgets import Footer, OptionList, SelectionList, Static, TabbedContent, TabPane, Tabs
 from textual.widgets.selection_list import Selection
 from textual.worker import Worker, WorkerState
 
@@ -44,6 +44,17 @@ def _scroll(child_id: str) -> ComposeResult:
         yield Static(id=child_id, classes="panel")
 
 
+class RaterList(SelectionList[str]):
+    """The raters to compute on. Its options are rebuilt with each document, so a highlight
+    posted just before a rebuild can name a row that is gone: it is dropped, not raised."""
+
+    def _on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_index >= self.option_count:
+            event.stop()
+            return
+        super()._on_option_list_option_highlighted(event)
+
+
 class AgreementScreen(OnceScreen[int | None]):
     """The calibration dashboard; returns an item id to open on the review screen."""
 
@@ -72,7 +83,7 @@ class AgreementScreen(OnceScreen[int | None]):
         with Horizontal():
             with Vertical(id="agreement-side"):
                 yield Static("Raters (space toggles, then r)", classes="side-title")
-                yield SelectionList[str](id="agreement-raters")
+                yield RaterList(id="agreement-raters")
             with TabbedContent(id="agreement-tabs", initial=self.view.tab):
                 with TabPane("1 Overview", id="tab-overview"):
                     yield from _scroll("panel-overview")
@@ -227,8 +238,7 @@ class AgreementScreen(OnceScreen[int | None]):
         """Switch units: responses (item × model) or items (item QA)."""
         self.view.unit_kind = "item" if self.view.unit_kind == "behaviour" else "behaviour"
         self.view.raters, self.view.rater, self.view.cell = None, None, None
-        self.query_one("#agreement-raters", SelectionList).clear_options()
-        self.action_recompute()
+        self.action_recompute()  # the raters list is rebuilt when the new document arrives
 
     def action_invalid_mode(self) -> None:
         """Count invalid outputs as missing, or as always wrong (their own category)."""
