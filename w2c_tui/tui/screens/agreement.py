@@ -13,7 +13,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, OptionList, SelectionList, Static, TabbedContent, TabPane, Tabs
+from textual.widgets import Footer, SelectionList, Static, TabbedContent, TabPane, Tabs
 from textual.widgets.selection_list import Selection
 from textual.worker import Worker, WorkerState
 
@@ -34,6 +34,7 @@ from w2c_tui.tui.screens.base import OnceScreen
 from w2c_tui.tui.screens.help import KeysDialog
 from w2c_tui.tui.widgets.drill import DrillDown
 from w2c_tui.tui.widgets.qa_summary import render_qa_summary
+from w2c_tui.tui.widgets.select import RaterList
 
 if TYPE_CHECKING:
     from w2c_tui.services import Services
@@ -42,17 +43,6 @@ if TYPE_CHECKING:
 def _scroll(child_id: str) -> ComposeResult:
     with VerticalScroll(classes="panel-scroll"):
         yield Static(id=child_id, classes="panel")
-
-
-class RaterList(SelectionList[str]):
-    """The raters to compute on. Its options are rebuilt with each document, so a highlight
-    posted just before a rebuild can name a row that is gone: it is dropped, not raised."""
-
-    def _on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        if event.option_index >= self.option_count:
-            event.stop()
-            return
-        super()._on_option_list_option_highlighted(event)
 
 
 class AgreementScreen(OnceScreen[int | None]):

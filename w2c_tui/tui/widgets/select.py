@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from textual.app import ComposeResult
 from textual.widgets import OptionList as TextualOptionList
 from textual.widgets import Select as TextualSelect
+from textual.widgets import SelectionList
 
 # The overlay and the current-value box are not exported from textual.widgets; the drop-down
 # needs both to compose itself with the guarded overlay.
@@ -52,3 +53,17 @@ class Select(TextualSelect[T]):
         yield PagedOverlay(type_to_search=self._type_to_search).data_bind(
             compact=TextualSelect.compact
         )
+
+
+class RaterList(SelectionList[str]):
+    """A selection list whose options are rebuilt with each result (the agreement screen's
+    raters): a highlight posted just before a rebuild can name a row that is gone; it is
+    dropped, not raised (Textual's list raises OptionDoesNotExist)."""
+
+    def _on_option_list_option_highlighted(
+        self, event: TextualOptionList.OptionHighlighted
+    ) -> None:
+        if event.option_index >= self.option_count:
+            event.stop()
+            return
+        super()._on_option_list_option_highlighted(event)
