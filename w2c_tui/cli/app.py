@@ -19,6 +19,7 @@ from w2c_tui.cli import (
     export_cmd,
     guidelines_cmd,
     import_cmd,
+    judge_cmd,
     labels_cmd,
     merge_cmd,
     metrics_cmd,
@@ -29,6 +30,7 @@ from w2c_tui.cli import (
     run_cmd,
     schemas_cmd,
     serve_cmd,
+    split_cmd,
     team_cmd,
     tui_cmd,
     verdicts_cmd,
@@ -99,6 +101,7 @@ app.command("tui")(tui_cmd.tui)
 app.command("import")(import_cmd.import_files)
 app.command("metrics")(metrics_cmd.metrics)
 app.command("next")(next_cmd.next_units)
+app.command("split")(split_cmd.split)
 app.command("agreement")(agreement_cmd.agreement)
 app.command("estimate")(estimate_cmd.estimate)
 app.command("report")(report_cmd.report)
@@ -118,6 +121,7 @@ app.add_typer(guidelines_cmd.guidelines_app, name="guidelines")
 app.add_typer(adjudications_cmd.adjudications_app, name="adjudications")
 app.add_typer(qa_cmd.qa_app, name="qa")
 app.add_typer(export_cmd.export_app, name="export")
+app.add_typer(judge_cmd.judge_app, name="judge")
 assert critictool_agreement_cmd.agreement is not None  # registers `critictool agreement`
 app.add_typer(critictool_cmd.critictool_app, name="critictool")
 data_cmd.items_app.command("export")(export_cmd.items_export)

@@ -25,6 +25,7 @@ from w2c_tui.db.runs import RunStore
 from w2c_tui.db.schema_label_import import SchemaLabelImport
 from w2c_tui.db.schema_label_reads import SchemaLabelReads
 from w2c_tui.db.schema_labels import SchemaLabelStore
+from w2c_tui.db.splits import SplitStore
 from w2c_tui.db.team import TeamQueries
 from w2c_tui.domain.database import DatabaseInfo
 
@@ -54,6 +55,7 @@ class Store:
     schema_labels: SchemaLabelStore
     schema_imports: SchemaLabelImport
     schema_reads: SchemaLabelReads
+    splits: SplitStore
 
     @classmethod
     def open(cls, url: str, *, migrate: bool = True) -> Store:
@@ -79,6 +81,7 @@ class Store:
             schema_labels=SchemaLabelStore(engine),
             schema_imports=SchemaLabelImport(engine),
             schema_reads=SchemaLabelReads(engine),
+            splits=SplitStore(engine),
         )
 
     def revision(self) -> tuple[str | None, str]:

@@ -2,7 +2,7 @@
 `core` (datasets, items, target models, responses, raters, runs, imports), `schema_labels`
 (label schemas and the one label store: every schema's answers, When2Call's labels, item-QA
 checklist and notes, and CriticTool's included), `critictool` (CriticTool samples and
-predictions) and `team` (assignments, guidelines, review places,
+predictions), `splits` (frozen dev/test splits) and `team` (assignments, guidelines, review places,
 roles, invitations). Importing this package imports every one of them, so
 `SQLModel.metadata` holds every table (Alembic compares against it)."""
 
@@ -21,6 +21,7 @@ from w2c_tui.db.tables.core import (
 )
 from w2c_tui.db.tables.critictool import CriticToolPredictionRow, CriticToolSampleRow
 from w2c_tui.db.tables.schema_labels import CURRENT_LABEL_UNIT, LabelRow, LabelSchemaRow
+from w2c_tui.db.tables.splits import DataSplitRow
 from w2c_tui.db.tables.team import (
     AssignmentPlanRow,
     AssignmentRow,
@@ -37,6 +38,7 @@ __all__ = [
     "AssignmentRow",
     "CriticToolPredictionRow",
     "CriticToolSampleRow",
+    "DataSplitRow",
     "DatasetRow",
     "GuidelineRow",
     "GuidelineSeenRow",
