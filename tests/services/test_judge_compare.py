@@ -6,50 +6,14 @@ from __future__ import annotations
 import json
 
 import pytest
+from judge_lab_data import V1, V2, setup
 from typer.testing import CliRunner
 
 from w2c_tui.cli import app
 from w2c_tui.domain.errors import W2CError
-from w2c_tui.domain.labels import Label, RaterKind, VerdictStatus
-from w2c_tui.domain.records import ImportBundle, RaterSpec, VerdictRecord
-from w2c_tui.domain.review import ItemFilter, ReviewMode
 from w2c_tui.services import Services, splits
 from w2c_tui.services.judge_compare import compare
 from w2c_tui.stats.prompt_compare import mcnemar_exact
-
-V1, V2 = "when2call-judge-v1@aaaaaaaaaaaa", "when2call-judge-v2@bbbbbbbbbbbb"
-
-
-def setup(svc: Services) -> dict[tuple[str, str], Label]:
-    """Alice labels every demo response with gold; two prompt versions of `gpt-j` read them:
-    v1 right on all, v2 wrong (tool_call) on every request_for_info response."""
-    truth: dict[tuple[str, str], Label] = {}
-    rows = svc.review.window("demo", ItemFilter(), ReviewMode.RESPONSES, None, 0, 30)
-    for row in rows:
-        detail = svc.review.detail(row.id, None)
-        for response in detail.responses:
-            assert response.id is not None and detail.item.gold is not None
-            svc.review.label_response("alice", row.id, response.id, detail.item.gold)
-            truth[(detail.item.uuid, response.target_model)] = detail.item.gold
-    for n, (version, wrong) in enumerate(((V1, False), (V2, True))):
-        spec = RaterSpec(RaterKind.JUDGE, "gpt-j", {"prompt": version, "backend": "openai"})
-        verdicts = tuple(
-            VerdictRecord(
-                uuid=uuid,
-                rater=spec,
-                target_model=model,
-                label=Label.TOOL_CALL if wrong and gold is Label.REQUEST_FOR_INFO else gold,
-                status=VerdictStatus.OK,
-                raw=None,
-                line=i,
-            )
-            for i, ((uuid, model), gold) in enumerate(truth.items(), 1)
-        )
-        bundle = ImportBundle(
-            path=f"{n}.jsonl", kind="official_judge", sha256=str(n) * 64, verdicts=verdicts
-        )
-        svc.store.imports.apply(bundle, "demo")
-    return truth
 
 
 def test_split_is_stratified_frozen_and_counts_test_uses(demo: Services) -> None:

@@ -135,3 +135,44 @@ def compare(
         units=units,
         result=result,
     )
+
+
+def versions(store: Store, dataset: str) -> dict[str, list[str]]:
+    """Judge model → its prompt versions with readings of responses (the judge lab's choices)."""
+    readings = build_readings(
+        store.ratings.items(dataset), store.ratings.ratings(dataset), UnitKind.BEHAVIOUR
+    )
+    out: dict[str, list[str]] = {}
+    for rater in readings.raters:
+        prompt = rater.config.get("prompt")
+        if rater.kind is RaterKind.JUDGE and prompt and rater.reading == "label":
+            out.setdefault(rater.name, []).append(str(prompt))
+    return {judge: sorted(found) for judge, found in sorted(out.items())}
+
+
+class JudgeLabService:
+    """What the judge lab screen asks: the choices, and a comparison as plain JSON data."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def versions(self, dataset: str) -> dict[str, list[str]]:
+        """Judge model → prompt versions."""
+        return versions(self._store, dataset)
+
+    def split(self, dataset: str) -> dict[str, object] | None:
+        """The dataset's split as `w2c split --json` writes it (None: no split yet)."""
+        from w2c_tui.services.splits import show
+
+        try:
+            return show(self._store, dataset).as_json()
+        except W2CError:
+            return None
+
+    def compare(self, dataset: str, judge: str, a: str, b: str, part: str) -> dict[str, object]:
+        """`w2c judge compare --json`'s document (test: counts one use)."""
+        return compare(self._store, dataset, judge, a, b, part=part).as_json()
+
+    def item_id(self, dataset: str, unit: str) -> int:
+        """The item of a unit key (`uuid@model`)."""
+        return self._store.items.find(dataset, unit.split("@")[0]).id

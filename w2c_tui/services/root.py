@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from w2c_tui.services.critictool_review import CriticToolReviewService
     from w2c_tui.services.estimate import EstimateService
     from w2c_tui.services.exports import ExportService
+    from w2c_tui.services.judge_compare import JudgeLabService
     from w2c_tui.services.merge import MergeService
     from w2c_tui.services.metrics import MetricsService
     from w2c_tui.services.preference import PreferenceService
@@ -112,6 +113,13 @@ class Services:
 
             self._agreement = AgreementService(self.store)
         return self._agreement
+
+    @property
+    def judge_lab(self) -> JudgeLabService:
+        """Judge prompt versions compared on a frozen split (`w2c judge compare`)."""
+        from w2c_tui.services.judge_compare import JudgeLabService
+
+        return JudgeLabService(self.store)
 
     @property
     def metrics(self) -> MetricsService:

@@ -230,6 +230,17 @@ class AgreementScreen(OnceScreen[int | None]):
         self.view.raters, self.view.rater, self.view.cell = None, None, None
         self.action_recompute()  # the raters list is rebuilt when the new document arrives
 
+    def action_judge_lab(self) -> None:
+        """Prompt versions of a judge compared on the frozen split; a flipped unit opens on
+        the review screen."""
+        from w2c_tui.tui.screens.judge_lab import JudgeLabScreen
+
+        def opened(item_id: int | None) -> None:
+            if item_id is not None:
+                self.dismiss(item_id)
+
+        self.app.push_screen(JudgeLabScreen(self.services, self.dataset), opened)
+
     def action_invalid_mode(self) -> None:
         """Count invalid outputs as missing, or as always wrong (their own category)."""
         self.view.invalid_mode = "wrong" if self.view.invalid_mode == "missing" else "missing"

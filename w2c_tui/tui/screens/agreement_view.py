@@ -52,6 +52,7 @@ AGREEMENT_BINDINGS: list[BindingType] = [
     Binding("u", "unit_kind", "units", id="agreement-units"),
     Binding("i", "invalid_mode", "invalid", id="agreement-invalid"),
     Binding("f", "raters_panel", "raters", id="agreement-raters-panel"),
+    Binding("J", "judge_lab", "judge lab", id="agreement-judge-lab"),
     *[
         Binding(str(n), f"tab('{tab}')", name, id=f"agreement-tab-{n}", show=False)
         for n, tab, name in (
