@@ -12,6 +12,7 @@ test part, which counts one use) that have a human reference and both versions' 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -58,12 +59,17 @@ def _version(readings: Readings, judge: str, version: str) -> RaterInfo:
     mine = [r for r in readings.raters if r.kind is RaterKind.JUDGE and judge in (r.name, r.key)]
     if not mine:
         judges = sorted({r.name for r in readings.raters if r.kind is RaterKind.JUDGE})
-        raise W2CError(f"no judge {judge!r} (judges: {', '.join(judges) or 'none'})")
+        raise W2CError(
+            f"no judge {judge!r} has read these responses (judges: {', '.join(judges) or 'none'})."
+            f" Judge them first: w2c run start --method judge --model {judge} --judge-prompt "
+            f"{version} --target-model MODEL --backend … (or add --start BACKEND here)"
+        )
+    wanted = {version, Path(version).stem} if version.endswith(".txt") else {version}
     found = []
     for rater in mine:
         prompt = str(rater.config.get("prompt", ""))
         name, _, digest = prompt.partition("@")
-        if version in (prompt, name) or (len(version) >= 4 and digest.startswith(version)):
+        if wanted & {prompt, name} or (len(version) >= 4 and digest.startswith(version)):
             found.append(rater)
     if len(found) == 1:
         return found[0]
@@ -76,7 +82,8 @@ def _version(readings: Readings, judge: str, version: str) -> RaterInfo:
     raise W2CError(
         f"{judge} has no readings with prompt {version!r} (it has: {known}). Judge the stored "
         f"responses with it first: w2c run start --method judge --model {judge} "
-        f"--judge-prompt {version} --target-model MODEL --backend …"
+        f"--judge-prompt {version} --target-model MODEL --backend … (or add --start BACKEND "
+        "here)"
     )
 
 
@@ -176,3 +183,27 @@ class JudgeLabService:
     def item_id(self, dataset: str, unit: str) -> int:
         """The item of a unit key (`uuid@model`)."""
         return self._store.items.find(dataset, unit.split("@")[0]).id
+
+
+def missing(store: Store, dataset: str, judge: str, wanted: list[str]) -> list[str]:
+    """The versions in `wanted` that have no readings yet (to judge before comparing)."""
+    readings = build_readings(
+        store.ratings.items(dataset), store.ratings.ratings(dataset), UnitKind.BEHAVIOUR
+    )
+    out = []
+    for version in wanted:
+        try:
+            _version(readings, judge, version)
+        except W2CError as error:
+            if "has no readings with prompt" not in str(error) and "no judge" not in str(error):
+                raise
+            out.append(version)
+    return out
+
+
+def target_models(store: Store, dataset: str) -> list[str]:
+    """The models whose responses the dataset holds (a judge run reads one at a time)."""
+    readings = build_readings(
+        store.ratings.items(dataset), store.ratings.ratings(dataset), UnitKind.BEHAVIOUR
+    )
+    return sorted({u.target_model for u in readings.units if u.target_model})
