@@ -32,6 +32,7 @@ from w2c_tui.tui.screens.agreement_view import (
 )
 from w2c_tui.tui.screens.base import OnceScreen
 from w2c_tui.tui.screens.help import KeysDialog
+from w2c_tui.tui.screens.judge_lab import JudgeLabScreen
 from w2c_tui.tui.widgets.drill import DrillDown
 from w2c_tui.tui.widgets.qa_summary import render_qa_summary
 from w2c_tui.tui.widgets.select import RaterList
@@ -233,7 +234,6 @@ class AgreementScreen(OnceScreen[int | None]):
     def action_judge_lab(self) -> None:
         """Prompt versions of a judge compared on the frozen split; a flipped unit opens on
         the review screen."""
-        from w2c_tui.tui.screens.judge_lab import JudgeLabScreen
 
         def opened(item_id: int | None) -> None:
             if item_id is not None:
