@@ -12,7 +12,7 @@ from w2c_tui.domain.labels import Label, RaterKind
 from w2c_tui.domain.models import LabelChange
 from w2c_tui.domain.review import UnitKind
 from w2c_tui.services.consensus import consensus
-from w2c_tui.services.readings import Readings, build_readings
+from w2c_tui.services.readings import Readings, stored_readings
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,9 +54,7 @@ class AdjudicationService:
     def readings(self, dataset: str, kind: UnitKind) -> Readings:
         """Current verdicts by unit (adjudications kept apart as references)."""
         ratings = self._store.ratings
-        return build_readings(
-            ratings.items(dataset), ratings.ratings(dataset), kind, include_gold=False
-        )
+        return stored_readings(ratings, dataset, kind, include_gold=False)
 
     def queue(
         self, dataset: str, kind: UnitKind = UnitKind.BEHAVIOUR, against: str | None = None

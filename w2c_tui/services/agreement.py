@@ -42,7 +42,7 @@ from w2c_tui.services.dashboard.overview import coverage, distributions, humans_
 from w2c_tui.services.dashboard.slices import slices
 from w2c_tui.services.estimate import corrected_table
 from w2c_tui.services.metrics import rater_metrics
-from w2c_tui.services.readings import RaterInfo, Readings, build_readings
+from w2c_tui.services.readings import RaterInfo, Readings, stored_readings
 from w2c_tui.services.reveal import reveal_effects
 from w2c_tui.stats import RatingTable, agreement_summary
 from w2c_tui.stats.metric_intervals import IntervalSettings
@@ -58,9 +58,7 @@ class AgreementService:
 
     def readings(self, dataset: str, kind: UnitKind = UnitKind.BEHAVIOUR) -> Readings:
         """Current verdicts arranged by unit and rater."""
-        return build_readings(
-            self._store.ratings.items(dataset), self._store.ratings.ratings(dataset), kind
-        )
+        return stored_readings(self._store.ratings, dataset, kind)
 
     def default_raters(self, readings: Readings) -> list[str]:
         """Humans and every automated reading; gold only where it reads the same thing."""

@@ -27,7 +27,7 @@ from w2c_tui.domain.qa import QA_FLAGS
 from w2c_tui.domain.review import UnitKind
 from w2c_tui.services.consensus import consensus
 from w2c_tui.services.qa_summary import qa_state
-from w2c_tui.services.readings import Readings, build_readings
+from w2c_tui.services.readings import Readings, stored_readings
 
 CHECKLIST_ORDER = {f.code: n for n, f in enumerate(QA_FLAGS)}
 
@@ -40,9 +40,7 @@ class CleaningService:
 
     def _readings(self, dataset: str) -> Readings:
         ratings = self._store.ratings
-        return build_readings(
-            ratings.items(dataset), ratings.ratings(dataset), UnitKind.ITEM, include_gold=False
-        )
+        return stored_readings(ratings, dataset, UnitKind.ITEM, include_gold=False)
 
     def _notes(self, dataset: str) -> dict[int, str]:
         """Item id → the note of its current item-level adjudication."""

@@ -22,7 +22,13 @@ from w2c_tui.domain.estimate import METHODS, CorrectedDoc, EstimateMetric, Inter
 from w2c_tui.domain.labels import Label, RaterKind
 from w2c_tui.domain.review import UnitKind
 from w2c_tui.services.consensus import consensus
-from w2c_tui.services.readings import INVALID, RaterInfo, Readings, Unit, build_readings
+from w2c_tui.services.readings import (
+    INVALID,
+    RaterInfo,
+    Readings,
+    Unit,
+    stored_readings,
+)
 from w2c_tui.stats.ppi import NotDefinedError, classical_mean, labels_to_halve, ppi_mean
 from w2c_tui.stats.ppi_f1 import bootstrap_macro_f1, f1_labels_to_halve, ppi_macro_f1
 
@@ -205,11 +211,7 @@ class EstimateService:
         self._store = store
 
     def _readings(self, dataset: str) -> Readings:
-        return build_readings(
-            self._store.ratings.items(dataset),
-            self._store.ratings.ratings(dataset),
-            UnitKind.BEHAVIOUR,
-        )
+        return stored_readings(self._store.ratings, dataset, UnitKind.BEHAVIOUR)
 
     @staticmethod
     def _judge(readings: Readings, judge: str) -> RaterInfo:

@@ -22,7 +22,7 @@ from w2c_tui.domain.labels import RaterKind
 from w2c_tui.domain.review import UnitKind
 from w2c_tui.services.consensus import consensus
 from w2c_tui.services.metrics_compare import code
-from w2c_tui.services.readings import RaterInfo, Readings, build_readings
+from w2c_tui.services.readings import RaterInfo, Readings, stored_readings
 from w2c_tui.stats.prompt_compare import PromptComparison, compare_prompts
 
 
@@ -105,9 +105,7 @@ def compare(
     split = store.splits.get(dataset)
     if split is None:
         raise W2CError(f"{dataset!r} has no split: draw one with `w2c split --test 0.3 --seed S`")
-    readings = build_readings(
-        store.ratings.items(dataset), store.ratings.ratings(dataset), UnitKind.BEHAVIOUR
-    )
+    readings = stored_readings(store.ratings, dataset, UnitKind.BEHAVIOUR)
     ra, rb = _version(readings, judge, a), _version(readings, judge, b)
     if ra.key == rb.key:
         raise W2CError(f"{a!r} and {b!r} are the same prompt version")
@@ -146,9 +144,7 @@ def compare(
 
 def versions(store: Store, dataset: str) -> dict[str, list[str]]:
     """Judge model → its prompt versions with readings of responses (the judge lab's choices)."""
-    readings = build_readings(
-        store.ratings.items(dataset), store.ratings.ratings(dataset), UnitKind.BEHAVIOUR
-    )
+    readings = stored_readings(store.ratings, dataset, UnitKind.BEHAVIOUR)
     out: dict[str, list[str]] = {}
     for rater in readings.raters:
         prompt = rater.config.get("prompt")
@@ -187,9 +183,7 @@ class JudgeLabService:
 
 def missing(store: Store, dataset: str, judge: str, wanted: list[str]) -> list[str]:
     """The versions in `wanted` that have no readings yet (to judge before comparing)."""
-    readings = build_readings(
-        store.ratings.items(dataset), store.ratings.ratings(dataset), UnitKind.BEHAVIOUR
-    )
+    readings = stored_readings(store.ratings, dataset, UnitKind.BEHAVIOUR)
     out = []
     for version in wanted:
         try:
@@ -203,7 +197,5 @@ def missing(store: Store, dataset: str, judge: str, wanted: list[str]) -> list[s
 
 def target_models(store: Store, dataset: str) -> list[str]:
     """The models whose responses the dataset holds (a judge run reads one at a time)."""
-    readings = build_readings(
-        store.ratings.items(dataset), store.ratings.ratings(dataset), UnitKind.BEHAVIOUR
-    )
+    readings = stored_readings(store.ratings, dataset, UnitKind.BEHAVIOUR)
     return sorted({u.target_model for u in readings.units if u.target_model})

@@ -17,7 +17,7 @@ from w2c_tui.services.rater_metrics import CalibrationResult, RaterMetrics, Stab
 from w2c_tui.services.readings import (
     RaterInfo,
     Readings,
-    build_readings,
+    stored_readings,
 )
 from w2c_tui.services.slicing import slice_groups
 from w2c_tui.stats.calibration import calibration, probabilities_from_loglikelihoods
@@ -152,9 +152,7 @@ class MetricsService:
 
     def readings(self, dataset: str, kind: UnitKind = UnitKind.BEHAVIOUR) -> Readings:
         """Every current verdict of the dataset arranged by unit and rater."""
-        return build_readings(
-            self._store.ratings.items(dataset), self._store.ratings.ratings(dataset), kind
-        )
+        return stored_readings(self._store.ratings, dataset, kind)
 
     def reference(self, dataset: str, against: Against, min_humans: int = 1) -> ReferenceDoc:
         """How many units have a reference, and (against humans) how many came from

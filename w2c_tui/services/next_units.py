@@ -23,7 +23,13 @@ from w2c_tui.domain.errors import NotFoundError, W2CError
 from w2c_tui.domain.labels import Label, RaterKind
 from w2c_tui.domain.review import UnitKind
 from w2c_tui.services.consensus import consensus
-from w2c_tui.services.readings import INVALID, RaterInfo, Readings, Unit, build_readings
+from w2c_tui.services.readings import (
+    INVALID,
+    RaterInfo,
+    Readings,
+    Unit,
+    stored_readings,
+)
 from w2c_tui.stats import active
 
 DEFAULT_BAR = 0.80
@@ -170,9 +176,7 @@ class NextOptions:
 
 def plan(store: Store, dataset: str, options: NextOptions | None = None) -> NextPlan:
     """The next `k` units to label and the estimate so far (see the module)."""
-    readings = build_readings(
-        store.ratings.items(dataset), store.ratings.ratings(dataset), UnitKind.BEHAVIOUR
-    )
+    readings = stored_readings(store.ratings, dataset, UnitKind.BEHAVIOUR)
     return plan_readings(readings, dataset, options or NextOptions())
 
 
@@ -242,9 +246,7 @@ def item_order(store: Store, dataset: str, ids: list[int], seed: int = 0) -> lis
     """The review list most informative first: items by their first unit in the queue of
     `plan` (the dataset's only judge, or the first by name when there are several), then the
     other items of `ids` in their order. No judge readings: `ids` unchanged."""
-    readings = build_readings(
-        store.ratings.items(dataset), store.ratings.ratings(dataset), UnitKind.BEHAVIOUR
-    )
+    readings = stored_readings(store.ratings, dataset, UnitKind.BEHAVIOUR)
     judges = sorted(r.key for r in readings.raters if r.kind is RaterKind.JUDGE)
     if not judges:
         return list(ids)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from w2c_tui.db.ratings import RatingQueries
 from w2c_tui.domain.labels import Label, RaterKind, VerdictStatus
 from w2c_tui.domain.models import ItemFacts, Rater, Rating
 from w2c_tui.domain.review import UnitKind
@@ -229,3 +230,12 @@ def _add_logprob(
         except ValueError:
             return
         _add(readings, raters, unit, rating.rater, f"{base}:norm", "norm", label)
+
+
+def stored_readings(
+    ratings: RatingQueries, dataset: str, kind: UnitKind, *, include_gold: bool = True
+) -> Readings:
+    """Every current verdict of `dataset` read from the store and arranged by unit and rater."""
+    return build_readings(
+        ratings.items(dataset), ratings.ratings(dataset), kind, include_gold=include_gold
+    )

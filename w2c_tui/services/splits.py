@@ -19,7 +19,7 @@ from w2c_tui.db.store import Store
 from w2c_tui.domain.errors import W2CError
 from w2c_tui.domain.review import UnitKind
 from w2c_tui.services.consensus import consensus
-from w2c_tui.services.readings import build_readings
+from w2c_tui.services.readings import stored_readings
 
 PARTS = ("dev", "test")
 
@@ -66,9 +66,7 @@ class SplitView:
 
 def labelled_units(store: Store, dataset: str, min_humans: int = 1) -> dict[str, str]:
     """Unit key → gold class name of every response with a human reference."""
-    readings = build_readings(
-        store.ratings.items(dataset), store.ratings.ratings(dataset), UnitKind.BEHAVIOUR
-    )
+    readings = stored_readings(store.ratings, dataset, UnitKind.BEHAVIOUR)
     ref = consensus(readings, min_humans).labels
     return {
         u.key: (u.gold.value if u.gold is not None else "none")
