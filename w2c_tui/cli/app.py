@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 from w2c_tui import __version__
 from w2c_tui.cli import (
@@ -23,6 +24,7 @@ from w2c_tui.cli import (
     labels_cmd,
     merge_cmd,
     metrics_cmd,
+    mlflow_cmd,
     next_cmd,
     prompts_cmd,
     qa_cmd,
@@ -45,7 +47,31 @@ Run `w2c` alone to open the TUI (on an empty database it imports the bundled dem
 Every command takes --db URL (any SQLAlchemy URL; default: W2C_DB, else annotations/w2c.db).
 """
 
+OPTIONAL_VALUE = ("--mlflow",)
+"""Options whose value may be left out (`--mlflow` alone: the default tracking URI)."""
+
+
+class OptionalValueGroup(TyperGroup):
+    """The root group: an option of OPTIONAL_VALUE given without a value (last, or followed by
+    another option) is read as `--mlflow=` (an empty value: the default), which click's parser
+    cannot do by itself without taking the next option for the value."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:  # click.Context
+        """The arguments with bare optional-value options given an empty value."""
+        out: list[str] = []
+        for i, arg in enumerate(args):
+            if arg == "--":
+                out.extend(args[i:])
+                break
+            following = args[i + 1] if i + 1 < len(args) else None
+            if arg in OPTIONAL_VALUE and (following is None or following.startswith("-")):
+                arg = f"{arg}="
+            out.append(arg)
+        return super().parse_args(ctx, out)
+
+
 app = typer.Typer(
+    cls=OptionalValueGroup,
     help=HELP,
     no_args_is_help=False,
     add_completion=False,
@@ -122,6 +148,7 @@ app.add_typer(adjudications_cmd.adjudications_app, name="adjudications")
 app.add_typer(qa_cmd.qa_app, name="qa")
 app.add_typer(export_cmd.export_app, name="export")
 app.add_typer(judge_cmd.judge_app, name="judge")
+app.add_typer(mlflow_cmd.mlflow_app, name="mlflow")
 assert critictool_agreement_cmd.agreement is not None  # registers `critictool agreement`
 app.add_typer(critictool_cmd.critictool_app, name="critictool")
 data_cmd.items_app.command("export")(export_cmd.items_export)

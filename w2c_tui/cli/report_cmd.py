@@ -63,6 +63,15 @@ def report(
         str | None,
         typer.Option(help="CriticTool datasets: the similarity model of the metrics section."),
     ] = None,
+    mlflow: Annotated[
+        str | None,
+        typer.Option(
+            "--mlflow",
+            metavar="[URI]",
+            help="Also log the report to MLflow as the run w2c-report-DATASET (alone: "
+            "W2C_MLFLOW_TRACKING_URI, else exports/mlruns; needs the mlflow extra).",
+        ),
+    ] = None,
 ) -> None:
     """Write the calibration report: the data it was computed on, coverage, label
     distributions, human reliability, a decision on each judge and scorer (with the rule, the
@@ -95,6 +104,25 @@ def report(
     target = output or exports_dir() / f"report-{safe_name(name)}.{fmt.value}"
     write_output(target, text, database)
     typer.echo(f"wrote {target} ({len(text):,} characters)", err=True)
+    if mlflow is not None:
+        _log_report(ctx, name, mlflow, text, target, dash.to_json())
+
+
+def _log_report(
+    ctx: typer.Context, dataset: str, uri: str, text: str, path: Path, basis: object
+) -> None:
+    """Log the written report to MLflow; a failure says so (the file stays written)."""
+    from w2c_tui.cli.context import EXIT_BAD_INPUT, fail
+    from w2c_tui.cli.mlflow_cmd import require_mlflow, tracking_line
+    from w2c_tui.domain.tracking import TrackingError
+
+    require_mlflow()
+    with services(ctx) as svc:
+        try:
+            record = svc.tracking.log_report(dataset, uri, text, path, basis)
+        except TrackingError as error:
+            raise fail(f"{error} (the report was written to {path})", EXIT_BAD_INPUT) from error
+    typer.echo(f"report: {tracking_line(record)}", err=True)
 
 
 def _critictool_metrics(

@@ -9,6 +9,7 @@ import typer
 
 from w2c_tui.cli.choices import Backend, Dtype, Label, Method, ToolCount
 from w2c_tui.cli.context import EXIT_BAD_INPUT, ID_MAX, console, fail, print_json, services
+from w2c_tui.cli.mlflow_cmd import require_mlflow, tracking_json, tracking_line
 from w2c_tui.cli.run_logs_cmd import logs
 from w2c_tui.cli.run_view import foreground, info_json
 from w2c_tui.domain.run_options import options_for
@@ -137,6 +138,17 @@ def start(
         bool, typer.Option("--wait", help="Run in the foreground with a progress bar on stderr.")
     ] = False,
     json_out: Annotated[bool, typer.Option("--json", help='Print {"run_id", "status"}.')] = False,
+    mlflow: Annotated[
+        str | None,
+        typer.Option(
+            "--mlflow",
+            metavar="[URI]",
+            help="Log the run to MLflow as it ends: an http(s)://host:port tracking server, "
+            "sqlite:///file.db, or a folder (a file store). Alone: W2C_MLFLOW_TRACKING_URI, "
+            "else the local store exports/mlruns. Needs the mlflow extra; a server that is "
+            "down never fails the run (`w2c mlflow log-run` catches up).",
+        ),
+    ] = None,
 ) -> None:
     """Start a run. Without --wait it runs in its own background process (closing the
     terminal or the TUI does not stop it); with --wait it runs here and exits when done."""
@@ -178,8 +190,14 @@ def start(
             retry_limit=retry_limit,
             options=options,
         )
+        tracking_uri = None
+        if mlflow is not None:
+            tracking_uri = svc.tracking.resolve(mlflow)
+            require_mlflow()
         try:
             run_id = svc.runs.create(config)
+            if tracking_uri is not None:
+                svc.tracking.request_run(run_id, tracking_uri)
             if wait:
                 info = foreground(svc, run_id)
             else:
@@ -191,13 +209,19 @@ def start(
                     {"run_id": locals().get("run_id"), "status": "failed", "error": str(error)}
                 )
             raise fail(str(error), EXIT_BAD_INPUT) from error
+        logged = svc.tracking.for_runs([info.id]).get(info.id, []) if tracking_uri else []
     if json_out:
-        print_json({"run_id": info.id, "status": info.status.value})
+        out: dict[str, object] = {"run_id": info.id, "status": info.status.value}
+        if logged:
+            out["mlflow"] = [tracking_json(r) for r in logged]
+        print_json(out)
     else:
         typer.echo(
             f"run {info.id}: {info.status_text} ({info.n_done} done, {info.n_error} "
             f"errors of {info.n_total}); log: {info.log_path}"
         )
+        for record in logged:
+            typer.echo(f"MLflow: {tracking_line(record)}")
 
 
 @run_app.command("worker", hidden=True)

@@ -27,6 +27,7 @@ from w2c_tui.db.schema_label_reads import SchemaLabelReads
 from w2c_tui.db.schema_labels import SchemaLabelStore
 from w2c_tui.db.splits import SplitStore
 from w2c_tui.db.team import TeamQueries
+from w2c_tui.db.tracking import TrackingStore
 from w2c_tui.domain.database import DatabaseInfo
 
 VERSION_QUERY = {"postgresql": "SHOW server_version", "sqlite": "SELECT sqlite_version()"}
@@ -56,6 +57,7 @@ class Store:
     schema_imports: SchemaLabelImport
     schema_reads: SchemaLabelReads
     splits: SplitStore
+    tracking: TrackingStore
 
     @classmethod
     def open(cls, url: str, *, migrate: bool = True) -> Store:
@@ -82,6 +84,7 @@ class Store:
             schema_imports=SchemaLabelImport(engine),
             schema_reads=SchemaLabelReads(engine),
             splits=SplitStore(engine),
+            tracking=TrackingStore(engine),
         )
 
     def revision(self) -> tuple[str | None, str]:

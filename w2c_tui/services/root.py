@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from w2c_tui.services.schema_adjudication import SchemaAdjudicationService
     from w2c_tui.services.schema_agreement import SchemaAgreementService
     from w2c_tui.services.team import TeamService
+    from w2c_tui.services.tracking import TrackingService
 
 
 @dataclass
@@ -113,6 +114,13 @@ class Services:
 
             self._agreement = AgreementService(self.store)
         return self._agreement
+
+    @property
+    def tracking(self) -> TrackingService:
+        """Runs, agreement decisions and reports logged to MLflow (`w2c mlflow`)."""
+        from w2c_tui.services.tracking import TrackingService
+
+        return TrackingService(self.store, self.url)
 
     @property
     def judge_lab(self) -> JudgeLabService:

@@ -27,13 +27,16 @@ HEARTBEAT_EVERY = 5.0
 STOP_CHECK_EVERY = 0.5
 ProgressCallback = Callable[[RunInfo], None]
 ItemIds = Callable[[RunConfig], list[int]]
+OnEnd = Callable[[int, logging.Logger], None]
+"""Called with the run's id and log once the run has ended (not when a signal stopped it)."""
 
 
 def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def _secrets(db_url: str, config: RunConfig) -> list[str]:
+def run_secrets(db_url: str, config: RunConfig) -> list[str]:
+    """The secrets a run touches: the database password and the API key its backend names."""
     found = url_secrets(db_url)
     for name in backends.backend_for(config).secret_envs(config):
         key = os.environ.get(name, "").strip()
@@ -45,16 +48,24 @@ def _secrets(db_url: str, config: RunConfig) -> list[str]:
 class RunWorker:
     """Executes one run in this process (see the module docstring)."""
 
-    def __init__(self, runs: RunStore, db_url: str, item_ids: ItemIds, log_path: Path) -> None:
+    def __init__(
+        self,
+        runs: RunStore,
+        db_url: str,
+        item_ids: ItemIds,
+        log_path: Path,
+        on_end: OnEnd | None = None,
+    ) -> None:
         self.runs = runs
         self.db_url = db_url
         self.item_ids = item_ids
         self.log_path = log_path
+        self.on_end = on_end
 
     def execute(self, run_id: int, progress: ProgressCallback | None = None) -> RunInfo:
         """Claim the pending run and execute it; W2CError if another worker holds it."""
         config = self.runs.get(run_id).config
-        with run_logging(self.log_path, _secrets(self.db_url, config)) as log:
+        with run_logging(self.log_path, run_secrets(self.db_url, config)) as log:
             pid = os.getpid()
             host = socket.gethostname()
             if not self.runs.claim_start(
@@ -77,7 +88,7 @@ class RunWorker:
                 config.dataset,
             )
             try:
-                return self._body(run_id, config, log, progress)
+                info = self._body(run_id, config, log, progress)
             except (KeyboardInterrupt, SystemExit):
                 log.warning(
                     "run %d stopped by a signal; `w2c run resume %d` continues", run_id, run_id
@@ -86,6 +97,21 @@ class RunWorker:
                     run_id, RunStatus.RUNNING, pid, "the worker was stopped; resume it", _now()
                 )
                 raise
+            except Exception:
+                self._ended(run_id, log)
+                raise
+            self._ended(run_id, log)
+            return info
+
+    def _ended(self, run_id: int, log: logging.Logger) -> None:
+        """The run has ended (done, cancelled or failed): what else should happen now
+        (logging it to MLflow) happens, and never fails the run."""
+        if self.on_end is None:
+            return
+        try:
+            self.on_end(run_id, log)
+        except Exception as error:
+            log.warning("after the run: %s: %s", type(error).__name__, error)
 
     def _body(
         self,

@@ -10,6 +10,7 @@ makes its run `interrupted` (a conditional update: a run that changed meanwhile 
 
 from __future__ import annotations
 
+import logging
 import socket
 import subprocess
 from collections.abc import Callable, Mapping
@@ -29,6 +30,7 @@ from w2c_tui.domain.runs import (
     RunStartError,
     RunStatus,
 )
+from w2c_tui.domain.tracking import TrackingRecord
 from w2c_tui.paths import runs_dir
 from w2c_tui.runs.backends import backend_for
 from w2c_tui.runs.process import alive, launch_worker, start_time
@@ -118,6 +120,10 @@ class RunService:
         whose keys depend on the backend, shown whole by `w2c run show`."""
         return self._runs.describe(run_id)
 
+    def tracked(self, run_ids: list[int]) -> dict[int, list[TrackingRecord]]:
+        """Where these runs were logged to MLflow (or asked to be, or failed), by run id."""
+        return self._store.tracking.for_runs(run_ids)
+
     def results(self, run_id: int) -> list[RunResult]:
         """Per-task results, in item order."""
         self._runs.get(run_id)
@@ -189,8 +195,16 @@ class RunService:
         task not done, logging to the run's log file."""
         info = self._runs.get(run_id)
         path = Path(info.log_path) if info.log_path else self.log_path(run_id)
-        worker = RunWorker(self._runs, self._db_url, self._item_ids, path)
+        worker = RunWorker(self._runs, self._db_url, self._item_ids, path, self._track)
         return worker.execute(run_id, progress)
+
+    def _track(self, run_id: int, log: logging.Logger) -> None:
+        """Log the ended run to MLflow where `run start --mlflow` asked for it."""
+        if not self._store.tracking.for_run(run_id):
+            return
+        from w2c_tui.services.tracking import TrackingService  # numpy, sklearn: only when asked
+
+        TrackingService(self._store, self._db_url).log_requested(run_id, log)
 
     def spot_session(self) -> SpotSession:
         """A spot-check session: models load once and serve every check until `close()`."""

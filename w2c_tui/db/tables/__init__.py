@@ -2,9 +2,10 @@
 `core` (datasets, items, target models, responses, raters, runs, imports), `schema_labels`
 (label schemas and the one label store: every schema's answers, When2Call's labels, item-QA
 checklist and notes, and CriticTool's included), `critictool` (CriticTool samples and
-predictions), `splits` (frozen dev/test splits) and `team` (assignments, guidelines, review places,
-roles, invitations). Importing this package imports every one of them, so
-`SQLModel.metadata` holds every table (Alembic compares against it)."""
+predictions), `splits` (frozen dev/test splits), `tracking` (what was logged to MLflow) and
+`team` (assignments, guidelines, review places, roles, invitations). Importing this package
+imports every one of them, so `SQLModel.metadata` holds every table (Alembic compares against
+it)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ from w2c_tui.db.tables.team import (
     ReviewPlaceRow,
     TeamMemberRow,
 )
+from w2c_tui.db.tables.tracking import TrackingLogRow
 
 __all__ = [
     "CURRENT_LABEL_UNIT",
@@ -54,6 +56,7 @@ __all__ = [
     "RunRow",
     "TargetModelRow",
     "TeamMemberRow",
+    "TrackingLogRow",
     "one_current",
     "utcnow",
 ]

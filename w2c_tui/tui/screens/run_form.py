@@ -47,7 +47,8 @@ def field(caption: str, widget: Widget, classes: str = "") -> Vertical:
 
 
 class RunForm(OnceModalScreen[RunConfig | None]):
-    """Returns the configuration to start (None: cancelled)."""
+    """Returns the configuration to start (None: cancelled); `mlflow` is then where to log the
+    run as it ends (None: not logged, "": the default tracking URI)."""
 
     BINDINGS = [
         Binding("escape", "cancel", "cancel"),
@@ -60,6 +61,7 @@ class RunForm(OnceModalScreen[RunConfig | None]):
         self.dataset = dataset
         self.models = models
         self.memory = load_form_memory()
+        self.mlflow: str | None = None
 
     def compose(self) -> ComposeResult:
         last = str(self.memory.get("_last", {}).get("method", Method.MCQ_LOGPROB.value))
@@ -135,6 +137,12 @@ class RunForm(OnceModalScreen[RunConfig | None]):
                     self._select("critic-mode", ["skip", "finish"]),
                 )
                 yield Tick(compact=True, label="CriticTool: chain of thought", id="cot")
+            with Horizontal(classes="dialog--row"):
+                yield field(
+                    "MLflow: log the run as it ends (empty: off · `on`: the default store · "
+                    "or a tracking URI)",
+                    Input(compact=True, placeholder="off", id="mlflow"),
+                )
             with Horizontal(classes="dialog--buttons"):
                 yield Button("Start", variant="primary", id="start")
                 yield Button("Cancel", id="cancel")
@@ -270,6 +278,8 @@ class RunForm(OnceModalScreen[RunConfig | None]):
             save_form_memory(config.method.value, self._values())
         except OSError as error:  # a convenience: never stop a run for it
             self.notify(f"Could not remember the form's values: {error}", severity="warning")
+        mlflow = self._text("#mlflow")
+        self.mlflow = None if mlflow.lower() in ("", "off") else ("" if mlflow == "on" else mlflow)
         self.dismiss(config)
 
     @on(Button.Pressed, "#cancel")

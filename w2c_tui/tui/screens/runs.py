@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -12,7 +13,9 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from w2c_tui.domain.errors import W2CError
 from w2c_tui.domain.roles import LeadAction
+from w2c_tui.domain.tracking import TrackingRecord, TrackingStatus
 from w2c_tui.tui.screens.run_form import RunForm
 from w2c_tui.tui.screens.run_log import LogDialog
 from w2c_tui.tui.widgets.charts import bar
@@ -40,6 +43,30 @@ def speed(info: RunInfo) -> tuple[float | None, float | None]:
     return rate, left
 
 
+def tracking_cell(records: list[TrackingRecord]) -> str:
+    """The MLflow column: logged (on a server or a local store), asked for, failed, or —."""
+    if not records:
+        return "—"
+    states = {r.status for r in records}
+    if TrackingStatus.FAILED in states:
+        return "failed"
+    if TrackingStatus.REQUESTED in states:
+        return "at end"
+    return "logged" if any(r.url for r in records) else "logged (local)"
+
+
+def tracking_words(record: TrackingRecord) -> str:
+    """One record in a sentence for the detail line."""
+    if record.status is TrackingStatus.LOGGED:
+        return f"logged to {record.where}"
+    if record.status is TrackingStatus.REQUESTED:
+        return f"logs to {record.tracking_uri} when the run ends"
+    return (
+        f"not logged to {record.tracking_uri}: {record.error} — "
+        f"`w2c mlflow log-run {record.run_id} --uri {record.tracking_uri}` catches up"
+    )
+
+
 def duration(seconds: float | None) -> str:
     """'1m 05s', '3h 10m', '—'."""
     if seconds is None:
@@ -61,6 +88,7 @@ class RunsScreen(Screen[None]):
         Binding("E", "retry_errors", "retry errors", id="runs-retry-errors"),
         Binding("l", "log", "log", id="runs-log"),
         Binding("m", "metrics", "metrics", id="runs-metrics"),
+        Binding("o", "open_mlflow", "open in MLflow", id="runs-open-mlflow"),
     ]
 
     def __init__(self, services: Services, dataset: str) -> None:
@@ -68,12 +96,13 @@ class RunsScreen(Screen[None]):
         self.services = services
         self.dataset = dataset
         self.runs: list[RunInfo] = []
+        self.tracked: dict[int, list[TrackingRecord]] = {}
 
     def compose(self) -> ComposeResult:
         yield Static(
             "Runs — each runs in its own process: closing the TUI does not stop it. "
             "n starts one; c cancels, u resumes, E retries failed tasks, l follows the log, "
-            "m the metrics.",
+            "m the metrics, o opens the run in MLflow where it was logged (--mlflow).",
             id="runs-title",
         )
         yield DataTable(id="runs-table", cursor_type="row", zebra_stripes=True)
@@ -94,6 +123,7 @@ class RunsScreen(Screen[None]):
             "errors",
             "items/s",
             "left",
+            "MLflow",
         )
         self.refresh_runs()
         self.set_interval(REFRESH_S, self.refresh_runs)
@@ -102,6 +132,7 @@ class RunsScreen(Screen[None]):
     def refresh_runs(self) -> None:
         """Reload every run (cheap: one query) and redraw the table in place."""
         self.runs = self.services.runs.all()
+        self.tracked = self.services.runs.tracked([r.id for r in self.runs])
         table = self.query_one(DataTable)
         keep = table.cursor_row
         table.clear()
@@ -120,6 +151,7 @@ class RunsScreen(Screen[None]):
                 str(info.n_error),
                 f"{rate:.2f}" if rate else "—",
                 duration(left),
+                tracking_cell(self.tracked.get(info.id, [])),
                 key=str(info.id),
             )
         if self.runs:
@@ -160,6 +192,8 @@ class RunsScreen(Screen[None]):
         )
         if info.error:
             text.append(f"\nerror: {info.error}", style="bold")
+        for record in self.tracked.get(info.id, []):
+            text.append(f"\nMLflow: {tracking_words(record)}")
         detail.update(text)
 
     def served_refusal(self) -> bool:
@@ -183,7 +217,16 @@ class RunsScreen(Screen[None]):
             if config is None:
                 return
             try:
+                tracking = None
+                if form.mlflow is not None:
+                    if importlib.util.find_spec("mlflow") is None:
+                        raise W2CError(
+                            "MLflow logging needs the mlflow extra: pip install 'w2c-tui[mlflow]'"
+                        )
+                    tracking = self.services.tracking.resolve(form.mlflow)
                 run_id = self.services.runs.create(config)
+                if tracking is not None:
+                    self.services.tracking.request_run(run_id, tracking)
                 self.services.runs.launch(run_id)
             except Exception as error:  # a configuration the service refuses: say why
                 self.notify(str(error), severity="error", title="Run not started", timeout=15)
@@ -193,7 +236,8 @@ class RunsScreen(Screen[None]):
 
         datasets = [d.name for d in self.services.datasets.all()]
         models = self.services.datasets.target_models()
-        self.app.push_screen(RunForm(datasets, self.dataset, models), started)
+        form = RunForm(datasets, self.dataset, models)
+        self.app.push_screen(form, started)
 
     def action_cancel(self) -> None:
         """Cancel the selected run after the task in hand."""
@@ -246,6 +290,36 @@ class RunsScreen(Screen[None]):
             )
             return
         self.app.push_screen(RunMetricsDialog(self.services, info))
+
+    def action_open_mlflow(self) -> None:
+        """Open the run's MLflow page in the browser (a tracking server's http URI); a local
+        store has no page of its own: say how to open it."""
+        info = self.selected()
+        if info is None:
+            return
+        records = [r for r in self.tracked.get(info.id, []) if r.status is TrackingStatus.LOGGED]
+        page = next((r.url for r in records if r.url), None)
+        if page is not None:
+            self.app.open_url(page)
+            self.notify(page, title=f"run {info.id} in MLflow", markup=False)
+        elif records:
+            uri = records[0].tracking_uri
+            self.notify(
+                f"run {info.id} is in the local store {uri}, which has no web page of its own: "
+                f"`mlflow ui --backend-store-uri {uri}` serves it",
+                title="MLflow",
+                timeout=12,
+                markup=False,
+            )
+        else:
+            self.notify(
+                f"run {info.id} was not logged to MLflow: `w2c mlflow log-run {info.id}` logs "
+                "it (or start runs with --mlflow)",
+                title="MLflow",
+                severity="warning",
+                timeout=10,
+                markup=False,
+            )
 
     def action_close(self) -> None:
         """Back to the review screen."""

@@ -1,0 +1,145 @@
+"""Logging a `TrackedRun` to MLflow (the `mlflow` extra) with its client, no global state.
+
+The only module that imports mlflow. A run is found again by its `w2c.key` tag: logging the same
+key twice updates the one MLflow run (new parameters added, metrics logged at the next step,
+artifacts replaced) instead of creating a second; children are found the same way under their
+parent. Every failure becomes a `TrackingError` naming the URI; an http server that is down
+fails within seconds (MLflow's own retries are capped here unless the user set them).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, TypeVar
+
+from mlflow import MlflowClient
+from mlflow.entities import Metric, Param, RunTag
+from mlflow.exceptions import MlflowException
+
+from w2c_tui.domain.tracking import (
+    KEY_TAG,
+    LoggedRun,
+    TrackedRun,
+    TrackingError,
+    is_file_store,
+    run_page,
+)
+
+STEP_TAG = "w2c.log_step"
+"""How many times the run was logged before (the step of its metrics)."""
+FAST_FAIL = {
+    "MLFLOW_HTTP_REQUEST_MAX_RETRIES": "1",
+    "MLFLOW_HTTP_REQUEST_BACKOFF_FACTOR": "1",
+    "MLFLOW_HTTP_REQUEST_TIMEOUT": "20",
+}
+"""A tracking server that is down must not hold a run for minutes (MLflow retries 7 times with
+backoff by default); set in the environment only where the user has not set them."""
+T = TypeVar("T")
+
+
+def _chunks(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def _client(uri: str) -> MlflowClient:
+    # MLflow's own INFO lines (creating its tables…) are not ours to print
+    for name in ("mlflow", "alembic"):
+        logging.getLogger(name).setLevel(logging.WARNING)
+    for name, value in FAST_FAIL.items():
+        os.environ.setdefault(name, value)
+    if is_file_store(uri):
+        # the user asked for a file store by its URI; MLflow 3 refuses it unless opted in
+        os.environ.setdefault("MLFLOW_ALLOW_FILE_STORE", "true")
+    return MlflowClient(tracking_uri=uri)
+
+
+def _experiment(client: MlflowClient, name: str, artifact_location: str | None) -> str:
+    found = client.get_experiment_by_name(name)
+    if found is not None:
+        if found.lifecycle_stage == "deleted":
+            client.restore_experiment(found.experiment_id)
+        return str(found.experiment_id)
+    try:
+        return str(client.create_experiment(name, artifact_location=artifact_location))
+    except MlflowException:
+        again = client.get_experiment_by_name(name)  # another process made it meanwhile
+        if again is None:
+            raise
+        return str(again.experiment_id)
+
+
+def _find(client: MlflowClient, experiment_id: str, key: str) -> Any:
+    runs = client.search_runs(
+        [experiment_id], filter_string=f"tags.`{KEY_TAG}` = '{key}'", max_results=1
+    )
+    return runs[0] if runs else None
+
+
+def _log_one(
+    client: MlflowClient, experiment_id: str, run: TrackedRun, parent: str | None
+) -> tuple[str, bool]:
+    existing = _find(client, experiment_id, run.key)
+    tags = {**run.tags, KEY_TAG: run.key}
+    if parent is not None:
+        tags["mlflow.parentRunId"] = parent
+    if existing is None:
+        created = client.create_run(experiment_id, run_name=run.name, tags=tags)
+        run_id, step, have = str(created.info.run_id), 0, {}
+    else:
+        run_id = str(existing.info.run_id)
+        step = int(existing.data.tags.get(STEP_TAG, "0")) + 1
+        have = dict(existing.data.params)
+    now = int(time.time() * 1000)
+    params = [Param(k, v) for k, v in run.params.items() if k not in have]
+    metrics = [Metric(k, float(v), now, step) for k, v in run.metrics.items()]
+    all_tags = [RunTag(k, v) for k, v in {**tags, STEP_TAG: str(step)}.items()]
+    for part in _chunks(params, 100):
+        client.log_batch(run_id, params=list(part))
+    for tag_part in _chunks(all_tags, 100):
+        client.log_batch(run_id, tags=list(tag_part))
+    for metric_part in _chunks(metrics, 1000):
+        client.log_batch(run_id, metrics=list(metric_part))
+    for name, text in run.artifacts.items():
+        client.log_text(run_id, text, name)
+    client.set_terminated(run_id, "FINISHED")
+    return run_id, existing is not None
+
+
+def log_tracked(
+    uri: str, experiment: str, run: TrackedRun, *, artifact_location: str | None = None
+) -> LoggedRun:
+    """Log `run` (and its children, as child runs) to the experiment `experiment` at `uri`."""
+    try:
+        client = _client(uri)
+        experiment_id = _experiment(client, experiment, artifact_location)
+        run_id, updated = _log_one(client, experiment_id, run, None)
+        children = tuple(_log_one(client, experiment_id, c, run_id)[0] for c in run.children)
+    except TrackingError:
+        raise
+    except Exception as error:  # the client raises MlflowException, requests' and OS errors
+        raise TrackingError(f"MLflow at {uri} did not take the log: {_short(error)}") from error
+    return LoggedRun(experiment_id, run_id, run_page(uri, experiment_id, run_id), children, updated)
+
+
+def read_run(uri: str, run_id: str) -> Mapping[str, Any]:
+    """A logged run as MLflow holds it (params, metrics, tags, artifact paths): for checks."""
+    client = _client(uri)
+    got = client.get_run(run_id)
+    paths = [a.path for a in client.list_artifacts(run_id)]
+    return {
+        "name": got.info.run_name,
+        "experiment_id": got.info.experiment_id,
+        "params": dict(got.data.params),
+        "metrics": dict(got.data.metrics),
+        "tags": dict(got.data.tags),
+        "artifacts": paths,
+    }
+
+
+def _short(error: BaseException) -> str:
+    text = " ".join(str(error).split())
+    return (text[:300] + "…") if len(text) > 300 else text or type(error).__name__
