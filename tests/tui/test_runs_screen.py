@@ -12,8 +12,10 @@ from textual.widgets import Label as Caption
 
 from w2c_tui.domain.run_options import OpenAIOptions
 from w2c_tui.domain.runs import Backend, Method, RunConfig, RunStatus
+from w2c_tui.domain.tracking import LoggedRun
 from w2c_tui.runs import backends
 from w2c_tui.services import Services
+from w2c_tui.services.tracking import TrackingService
 from w2c_tui.tui.app import W2CApp
 from w2c_tui.tui.screens.review import ReviewScreen
 from w2c_tui.tui.screens.run_form import RunForm
@@ -166,3 +168,45 @@ async def test_the_form_shows_the_chosen_backends_options(
         newest = in_process.runs.all()[0].config
         assert newest.model == "m8"
         assert newest.options == OpenAIOptions(base_url="http://127.0.0.1:9/v1", concurrency=3)
+
+
+async def test_the_mlflow_column_and_o_opens_the_logged_run(
+    in_process: Services, wait_review: Review, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    page = "http://127.0.0.1:5000/#/experiments/1/runs/abc"
+
+    def logger(uri: str):  # type: ignore[no-untyped-def]
+        return lambda experiment, run: LoggedRun("1", "abc", page if "http" in uri else None)
+
+    config = RunConfig(
+        method=Method.MCQ_INDEX, backend=Backend.TRANSFORMERS, model="m0", dataset="demo", limit=2
+    )
+    logged, local, plain = (in_process.runs.create(config) for _ in range(3))
+    for run_id in (logged, local, plain):
+        in_process.runs.execute(run_id)
+    tracking = TrackingService(in_process.store, in_process.url, logger)
+    tracking.log_run(logged, "http://127.0.0.1:5000")
+    tracking.log_run(local, "sqlite:////tmp/x/mlflow.db")
+    opened: list[str] = []
+    app = W2CApp(in_process, annotator="alice")
+    monkeypatch.setattr(app, "open_url", lambda url, **_: opened.append(url))
+    async with app.run_test(size=(160, 45)) as pilot:
+        await wait_review(app, pilot)
+        await pilot.press("R")
+        screen = app.screen
+        assert isinstance(screen, RunsScreen)
+        table = screen.query_one(DataTable)
+        cells = {str(table.get_row_at(i)[0]): str(table.get_row_at(i)[-1]) for i in range(3)}
+        assert cells == {str(logged): "logged", str(local): "logged (local)", str(plain): "—"}
+        table.move_cursor(row=[r.id for r in screen.runs].index(logged))
+        await pilot.pause()
+        assert page in str(screen.query_one("#runs-detail").render())
+        await pilot.press("o")
+        assert opened == [page]
+        table.move_cursor(row=[r.id for r in screen.runs].index(local))
+        await pilot.press("o")  # a local store has no page: how to open it is said instead
+        assert opened == [page]
+        messages = [n.message for n in app._notifications]
+        assert any(
+            "mlflow ui --backend-store-uri sqlite:////tmp/x/mlflow.db" in m for m in messages
+        )

@@ -51,6 +51,8 @@ def _client(uri: str) -> MlflowClient:
         logging.getLogger(name).setLevel(logging.WARNING)
     for name, value in FAST_FAIL.items():
         os.environ.setdefault(name, value)
+    # MLflow prints "View run … at" on stdout, where our --json goes: we say where ourselves
+    os.environ["MLFLOW_SUPPRESS_PRINTING_URL_TO_STDOUT"] = "true"
     if is_file_store(uri):
         # the user asked for a file store by its URI; MLflow 3 refuses it unless opted in
         os.environ.setdefault("MLFLOW_ALLOW_FILE_STORE", "true")
