@@ -14,6 +14,8 @@ from mlflow_fixtures import mlflow_server_uri, require_mlflow
 from typer.testing import CliRunner
 
 from w2c_tui.cli import app
+from w2c_tui.domain.labels import Label
+from w2c_tui.domain.review import ItemFilter, ReviewMode
 from w2c_tui.domain.runs import Backend, Method, RunConfig
 from w2c_tui.domain.tracking import metric_name
 from w2c_tui.services import Services
@@ -98,3 +100,37 @@ def test_a_run_on_a_real_server(
         f"{mlflow_server_uri}/#/experiments/{run.info.experiment_id}/runs/{run.info.run_id}"
     )
     assert {a.path for a in c.list_artifacts(run.info.run_id)} >= {"verdicts.jsonl"}
+
+
+@pytest.mark.slow(minutes=0.5)
+def test_human_labels_as_assessments(
+    demo: Services, db_url: str, mlflow_server_uri: str, tmp_path: Path
+) -> None:
+    truth = setup(demo)  # alice labels every response with gold; judge gpt-j in two versions
+    local = f"sqlite:///{tmp_path / 'ml.db'}"
+    for uri in (mlflow_server_uri, local):
+        doc = invoke(db_url, "mlflow", "log-labels", "--uri", uri, "--json")
+        assert doc["traces_written"] == len(truth) and doc["traces_unchanged"] == 0
+        c = client(uri)
+        traces = c.search_traces(
+            locations=[str(doc["experiment_id"])], run_id=str(doc["mlflow_run_id"]),
+            max_results=500,
+        )  # fmt: skip
+        assert len(traces) == len(truth)
+        for trace in traces:
+            uuid, model = trace.info.tags["w2c.key"].split("@", 1)
+            found = {
+                (a.source.source_type, a.source.source_id, a.value) for a in trace.info.assessments
+            }
+            gold = truth[(uuid, model)].value
+            assert ("HUMAN", "alice", gold) in found and ("HUMAN", "gold", gold) in found
+            assert sum(t == "LLM_JUDGE" for t, _, _ in found) >= 1
+    # a changed label replaces that one trace only
+    rows = demo.review.window("demo", ItemFilter(), ReviewMode.RESPONSES, None, 0, 1)
+    detail = demo.review.detail(rows[0].id, None)
+    response = detail.responses[0]
+    other = Label.DIRECT if detail.item.gold is not Label.DIRECT else Label.TOOL_CALL
+    demo.review.label_response("alice", rows[0].id, response.id or 0, other)
+    again = invoke(db_url, "mlflow", "log-labels", "--uri", local, "--json")
+    assert (again["traces_written"], again["traces_replaced"]) == (1, 1)
+    assert again["traces_unchanged"] == len(truth) - 1

@@ -141,6 +141,44 @@ def log_agreement(
     _done(record, json_out, f"agreement of {name}")
 
 
+@mlflow_app.command("log-labels")
+def log_labels(
+    ctx: typer.Context,
+    dataset: Annotated[
+        str | None, typer.Option(help="Dataset (may be left out when the store has one).")
+    ] = None,
+    uri: UriOption = None,
+    json_out: Annotated[bool, typer.Option("--json", help="The record as JSON.")] = False,
+) -> None:
+    """Log the human labels as MLflow 3 assessments: one trace per response a person labelled
+    (the question and tools in, the response out), linked to the run `w2c-labels-DATASET`,
+    with each person's label as HUMAN feedback `when2call_behaviour` (source: the annotator),
+    adjudications likewise, each judge's verdict as LLM_JUDGE feedback and the gold label as
+    an expectation. Needs a store that keeps traces (a tracking server or sqlite:///file.db).
+    Logging again writes only the traces whose labels changed."""
+    require_mlflow()
+    with services(ctx) as svc:
+        name = svc.datasets.resolve(dataset)
+        try:
+            record, done = svc.tracking.log_labels(name, uri)
+        except TrackingError as error:
+            raise fail(str(error), EXIT_BAD_INPUT) from error
+    if json_out:
+        print_json(
+            {
+                **tracking_json(record),
+                "traces_written": done.written,
+                "traces_unchanged": done.unchanged,
+                "traces_replaced": done.replaced,
+            }
+        )
+        return
+    typer.echo(
+        f"labels of {name}: {tracking_line(record)} ({done.written} trace(s) written, "
+        f"{done.replaced} of them replacing one whose labels changed, {done.unchanged} unchanged)"
+    )
+
+
 @mlflow_app.command("list")
 def list_logged(
     ctx: typer.Context,

@@ -38,6 +38,8 @@ class TrackingSubject(StrEnum):
     RUN = "run"
     AGREEMENT = "agreement"
     REPORT = "report"
+    LABELS = "labels"
+    """The human labels as assessments on traces of the labelled responses."""
 
 
 class TrackingStatus(StrEnum):
@@ -123,6 +125,65 @@ class TrackedRun:
         yield self
         for child in self.children:
             yield from child.walk()
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """One reading of a response as MLflow 3 keeps it on a trace: a person's label or a
+    judge's verdict (feedback), or the gold label (an expectation)."""
+
+    name: str
+    value: str
+    source_type: str
+    """HUMAN or LLM_JUDGE (MLflow's AssessmentSourceType)."""
+    source_id: str
+    expectation: bool = False
+    rationale: str | None = None
+
+
+@dataclass(frozen=True)
+class LabelTrace:
+    """A labelled response as an MLflow trace: the question in, the response out, and every
+    reading of it as an assessment. `key` names the unit (`uuid@model`)."""
+
+    key: str
+    inputs: Mapping[str, object]
+    outputs: Mapping[str, object]
+    tags: Mapping[str, str]
+    assessments: tuple[Assessment, ...]
+
+    def digest(self) -> str:
+        """sha256 (first 16 hex) of the trace's content (a changed label changes it)."""
+        return content_digest(
+            {
+                "inputs": self.inputs,
+                "outputs": self.outputs,
+                "tags": self.tags,
+                "assessments": [vars_of(a) for a in self.assessments],
+            }
+        )
+
+
+def vars_of(assessment: Assessment) -> dict[str, object]:
+    """An assessment as a plain dict."""
+    return {
+        "name": assessment.name,
+        "value": assessment.value,
+        "source_type": assessment.source_type,
+        "source_id": assessment.source_id,
+        "expectation": assessment.expectation,
+        "rationale": assessment.rationale,
+    }
+
+
+@dataclass(frozen=True)
+class TracesLogged:
+    """What logging label traces did."""
+
+    run: LoggedRun
+    written: int
+    unchanged: int
+    replaced: int
 
 
 @dataclass(frozen=True)

@@ -15,19 +15,24 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
+import mlflow
 from mlflow import MlflowClient
-from mlflow.entities import Metric, Param, RunTag
+from mlflow.entities import AssessmentSource, Metric, Param, RunTag
 from mlflow.exceptions import MlflowException
 
 from w2c_tui.domain.tracking import (
     KEY_TAG,
+    LabelTrace,
     LoggedRun,
+    TracesLogged,
     TrackedRun,
     TrackingError,
     is_file_store,
     run_page,
 )
 
+DIGEST_TAG = "w2c.digest"
+"""A trace's content digest (a trace whose labels changed is replaced)."""
 STEP_TAG = "w2c.log_step"
 """How many times the run was logged before (the step of its metrics)."""
 FAST_FAIL = {
@@ -51,6 +56,7 @@ def _client(uri: str) -> MlflowClient:
         logging.getLogger(name).setLevel(logging.WARNING)
     for name, value in FAST_FAIL.items():
         os.environ.setdefault(name, value)
+    os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")  # nothing leaves but the log
     # MLflow prints "View run … at" on stdout, where our --json goes: we say where ourselves
     os.environ["MLFLOW_SUPPRESS_PRINTING_URL_TO_STDOUT"] = "true"
     if is_file_store(uri):
@@ -145,3 +151,96 @@ def read_run(uri: str, run_id: str) -> Mapping[str, Any]:
 def _short(error: BaseException) -> str:
     text = " ".join(str(error).split())
     return (text[:300] + "…") if len(text) > 300 else text or type(error).__name__
+
+
+def log_label_traces(
+    uri: str,
+    experiment: str,
+    run: TrackedRun,
+    traces: Sequence[LabelTrace],
+    *,
+    artifact_location: str | None = None,
+) -> TracesLogged:
+    """Log `run`, then one trace per labelled response linked to it, each with its readings
+    as assessments (MLflow 3). A trace already there with the same content is left; one whose
+    labels changed is replaced (deleted, written again)."""
+    # a trace must be stored before assessments can refer to it: export synchronously
+    os.environ["MLFLOW_ENABLE_ASYNC_TRACE_LOGGING"] = "false"
+    try:
+        client = _client(uri)
+        mlflow.set_tracking_uri(uri)  # log_feedback and log_expectation use the global URI
+        experiment_id = _experiment(client, experiment, artifact_location)
+        run_id, updated = _log_one(client, experiment_id, run, None)
+        have = _existing_traces(client, experiment_id, run_id)
+        written = unchanged = replaced = 0
+        for trace in traces:
+            digest = trace.digest()
+            old = have.get(trace.key)
+            if old is not None and old[1] == digest:
+                unchanged += 1
+                continue
+            if old is not None:
+                client.delete_traces(experiment_id, trace_ids=[old[0]])
+                replaced += 1
+            _write_trace(client, experiment_id, run_id, trace, digest)
+            written += 1
+    except TrackingError:
+        raise
+    except Exception as error:
+        raise TrackingError(
+            f"MLflow at {uri} did not take the label traces: {_short(error)} (assessments "
+            "need a store that keeps traces: a tracking server or sqlite:///file.db)"
+        ) from error
+    logged = LoggedRun(experiment_id, run_id, run_page(uri, experiment_id, run_id), (), updated)
+    return TracesLogged(logged, written, unchanged, replaced)
+
+
+def _existing_traces(
+    client: MlflowClient, experiment_id: str, run_id: str
+) -> dict[str, tuple[str, str]]:
+    """unit key → (trace id, digest) of the traces already linked to the labels run."""
+    out: dict[str, tuple[str, str]] = {}
+    token = None
+    while True:
+        page = client.search_traces(
+            locations=[experiment_id],
+            run_id=run_id,
+            max_results=500,
+            include_spans=False,
+            page_token=token,
+        )
+        for trace in page:
+            tags = trace.info.tags
+            if KEY_TAG in tags:
+                out[tags[KEY_TAG]] = (trace.info.trace_id, tags.get(DIGEST_TAG, ""))
+        token = page.token
+        if not token:
+            return out
+
+
+def _write_trace(
+    client: MlflowClient, experiment_id: str, run_id: str, trace: LabelTrace, digest: str
+) -> None:
+    tags = {**trace.tags, KEY_TAG: trace.key, DIGEST_TAG: digest}
+    span = client.start_trace(
+        "w2c-response",
+        inputs=dict(trace.inputs),
+        tags=tags,
+        experiment_id=experiment_id,
+        run_id=run_id,
+    )
+    client.end_trace(span.trace_id, outputs=dict(trace.outputs))
+    for a in trace.assessments:
+        source = AssessmentSource(source_type=a.source_type, source_id=a.source_id)
+        if a.expectation:
+            mlflow.log_expectation(
+                trace_id=span.trace_id, name=a.name, value=a.value, source=source
+            )
+        else:
+            mlflow.log_feedback(
+                trace_id=span.trace_id,
+                name=a.name,
+                value=a.value,
+                source=source,
+                rationale=a.rationale,
+            )

@@ -37,11 +37,15 @@ from w2c_tui import __version__
 from w2c_tui.db.store import Store
 from w2c_tui.domain.dashboard import Against
 from w2c_tui.domain.errors import W2CError
+from w2c_tui.domain.labels import RaterKind, VerdictStatus
 from w2c_tui.domain.review import UnitKind
 from w2c_tui.domain.run_config import COMMON_FIELDS
 from w2c_tui.domain.runs import Method, RunConfig, RunStatus
 from w2c_tui.domain.tracking import (
+    Assessment,
+    LabelTrace,
     LoggedRun,
+    TracesLogged,
     TrackedRun,
     TrackingError,
     TrackingRecord,
@@ -58,6 +62,7 @@ from w2c_tui.domain.tracking import (
 from w2c_tui.io.exporters.records import records_text
 from w2c_tui.io.exporters.run_results import result_records
 from w2c_tui.paths import exports_dir
+from w2c_tui.runs.runlog import public_db_url
 from w2c_tui.services.metrics import rater_metrics
 from w2c_tui.services.readings import Readings, stored_readings
 from w2c_tui.services.run_worker import run_secrets
@@ -65,6 +70,10 @@ from w2c_tui.stats.metric_intervals import IntervalSettings
 
 Logger = Callable[[str, TrackedRun], LoggedRun]
 """(experiment, run) → where it landed; the default is io.mlflow_tracker.log_tracked."""
+TraceLogger = Callable[[str, TrackedRun, list[LabelTrace]], TracesLogged]
+"""(experiment, run, traces) → what was written; the default is log_label_traces."""
+LABEL_NAME = "when2call_behaviour"
+"""The name of every assessment: the When2Call behaviour of the response."""
 METRIC_KEYS = (
     "accuracy",
     "accuracy_norm",
@@ -77,6 +86,21 @@ METRIC_KEYS = (
     "parameter_hallucination",
 )
 """The plain values logged where no interval is (an interval's metric carries its own)."""
+
+
+def _mlflow_traces(uri: str) -> TraceLogger:
+    try:
+        from w2c_tui.io.mlflow_tracker import log_label_traces
+    except ImportError as error:
+        raise TrackingError(
+            f"MLflow logging needs the mlflow extra: pip install 'w2c-tui[mlflow]' ({error})"
+        ) from error
+    location = artifact_root(uri)
+
+    def log(experiment: str, run: TrackedRun, traces: list[LabelTrace]) -> TracesLogged:
+        return log_label_traces(uri, experiment, run, traces, artifact_location=location)
+
+    return log
 
 
 def _mlflow_logger(uri: str) -> Logger:
@@ -103,10 +127,12 @@ class TrackingService:
         store: Store,
         db_url: str,
         logger_for: Callable[[str], Logger] = _mlflow_logger,
+        traces_for: Callable[[str], TraceLogger] = _mlflow_traces,
     ) -> None:
         self._store = store
         self._db_url = db_url
         self._logger_for = logger_for
+        self._traces_for = traces_for
 
     # ---- where ---------------------------------------------------------------------------
 
@@ -351,6 +377,118 @@ class TrackingService:
             artifacts={path.name: html},
         )
         return self._log(TrackingSubject.REPORT, digest, dataset, target, plan, None, digest)
+
+    def label_traces(self, dataset: str) -> list[LabelTrace]:
+        """Every response a person labelled, as a trace: the question and tools in, the
+        response out; each person's label (HUMAN feedback, with the annotator), an
+        adjudication (HUMAN feedback, source `adjudicator:<name>`), each judge's verdict
+        (LLM_JUDGE feedback, with its raw reply as rationale) and the gold label (an
+        expectation), all named `when2call_behaviour`."""
+        readings = stored_readings(self._store.ratings, dataset, UnitKind.BEHAVIOUR)
+        humans = [r.key for r in readings.humans()]
+        item_ids = sorted(
+            {
+                u.item_id
+                for u in readings.units
+                if any((u.key, h) in readings.values for h in humans)
+            }
+        )
+        out: list[LabelTrace] = []
+        for item_id in item_ids:
+            detail = self._store.items.detail(item_id, None)
+            item = detail.item
+            for response in detail.responses:
+                people = [
+                    v
+                    for v in response.verdicts
+                    if v.rater.kind is RaterKind.HUMAN and v.label is not None
+                ]
+                if not people:
+                    continue
+                found = [
+                    Assessment(LABEL_NAME, v.label.value, "HUMAN", v.rater.name)
+                    for v in people
+                    if v.label is not None
+                ]
+                for v in response.verdicts:
+                    if v.rater.kind is RaterKind.ADJUDICATOR and v.label is not None:
+                        found.append(
+                            Assessment(
+                                LABEL_NAME, v.label.value, "HUMAN", f"adjudicator:{v.rater.name}"
+                            )
+                        )
+                    elif v.rater.kind is RaterKind.JUDGE and v.status is not VerdictStatus.MISSING:
+                        value = v.label.value if v.label is not None else "invalid"
+                        found.append(
+                            Assessment(
+                                LABEL_NAME,
+                                value,
+                                "LLM_JUDGE",
+                                f"{v.rater.kind.value}:{v.rater.name}",
+                                rationale=v.raw[:2000] if v.raw else None,
+                            )
+                        )
+                if item.gold is not None:
+                    found.append(
+                        Assessment(LABEL_NAME, item.gold.value, "HUMAN", "gold", expectation=True)
+                    )
+                out.append(
+                    LabelTrace(
+                        key=f"{item.uuid}@{response.target_model}",
+                        inputs={
+                            "uuid": item.uuid,
+                            "question": item.question,
+                            "tools": [t.name for t in item.tools],
+                        },
+                        outputs={
+                            "target_model": response.target_model,
+                            "response": response.text or "",
+                        },
+                        tags={"w2c.dataset": dataset, "w2c.target_model": response.target_model},
+                        assessments=tuple(found),
+                    )
+                )
+        return out
+
+    def log_labels(self, dataset: str, uri: str | None) -> tuple[TrackingRecord, TracesLogged]:
+        """Log the human labels as assessments on traces of the labelled responses, linked
+        to the run `w2c-labels-<dataset>` (see label_traces)."""
+        target = self.resolve(uri)
+        traces = self.label_traces(dataset)
+        if not traces:
+            raise W2CError(f"no response of {dataset} has a person's label: nothing to log")
+        plan = TrackedRun(
+            name=f"w2c-labels-{dataset}",
+            # one labels run per dataset and database: two databases' labels never mix
+            key=f"labels-{content_digest([dataset, public_db_url(self._db_url)])}",
+            params={"dataset": dataset},
+            tags={**self._common_tags(), "w2c.dataset": dataset, "w2c.kind": "labels"},
+            metrics={"labelled_responses": float(len(traces))},
+        )
+        base = TrackingRecord(
+            subject=TrackingSubject.LABELS,
+            ref=dataset,
+            dataset=dataset,
+            tracking_uri=target,
+            status=TrackingStatus.FAILED,
+        )
+        try:
+            done = self._traces_for(target)(dataset, plan, traces)
+        except TrackingError as error:
+            self._store.tracking.save(dataclasses.replace(base, error=str(error)))
+            raise
+        record = self._store.tracking.save(
+            dataclasses.replace(
+                base,
+                status=TrackingStatus.LOGGED,
+                experiment_id=done.run.experiment_id,
+                mlflow_run_id=done.run.run_id,
+                url=done.run.url,
+                digest=content_digest([t.digest() for t in traces]),
+                logged_at=datetime.now(UTC),
+            )
+        )
+        return record, done
 
     # ---- shared --------------------------------------------------------------------------
 
