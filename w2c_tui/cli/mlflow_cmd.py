@@ -154,8 +154,8 @@ def log_labels(
     (the question and tools in, the response out), linked to the run `w2c-labels-DATASET`,
     with each person's label as HUMAN feedback `when2call_behaviour` (source: the annotator),
     adjudications likewise, each judge's verdict as LLM_JUDGE feedback and the gold label as
-    an expectation. Needs a store that keeps traces (a tracking server or sqlite:///file.db).
-    Logging again writes only the traces whose labels changed."""
+    an expectation. Needs a store that keeps traces (MLflow 3: a server, sqlite:///file.db
+    or a folder). Logging again writes only the traces whose labels changed."""
     require_mlflow()
     with services(ctx) as svc:
         name = svc.datasets.resolve(dataset)

@@ -189,7 +189,7 @@ def log_label_traces(
     except Exception as error:
         raise TrackingError(
             f"MLflow at {uri} did not take the label traces: {_short(error)} (assessments "
-            "need a store that keeps traces: a tracking server or sqlite:///file.db)"
+            "need an MLflow 3 store that keeps traces)"
         ) from error
     logged = LoggedRun(experiment_id, run_id, run_page(uri, experiment_id, run_id), (), updated)
     return TracesLogged(logged, written, unchanged, replaced)
