@@ -5,6 +5,7 @@ a run holds its configuration, its metrics against gold with intervals, and no s
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -99,3 +100,34 @@ def _judge_config():  # type: ignore[no-untyped-def]
         target_model="acme-7b-instruct",
         base_url="http://127.0.0.1:9/v1",
     )
+
+
+def test_no_secret_in_what_a_run_sends(demo: Services, monkeypatch: pytest.MonkeyPatch) -> None:
+    key, password = "sk-canary-5a5a5a5a", "pw-canary-7b7b7b"
+    monkeypatch.setenv("W2C_TRACKING_TEST_KEY", key)
+    config = _judge_config()
+    config = config.__class__.of(
+        method=config.method,
+        backend=config.backend,
+        model=config.model,
+        dataset="demo",
+        target_model="acme-7b-instruct",
+        base_url="http://127.0.0.1:9/v1",
+        api_key_env="W2C_TRACKING_TEST_KEY",
+    )
+    run_id = demo.runs.create(config)
+    demo.runs.cancel(run_id)
+    log = Path(demo.runs.get(run_id).log_path or "")
+    log.parent.mkdir(parents=True, exist_ok=True)
+    log.write_text(f"a careless line with {key} and postgresql://u:{password}@h/db\n")
+    service = TrackingService(demo.store, f"postgresql+psycopg://u:{password}@h/db")
+    plan = service.run_plan(run_id)
+    everything = json.dumps(
+        [
+            {"params": dict(r.params), "tags": dict(r.tags), "artifacts": dict(r.artifacts)}
+            for r in plan.walk()
+        ]
+    )
+    assert key not in everything and password not in everything
+    assert "***" in plan.artifacts[f"w2c-run-{run_id}.log"]
+    assert plan.params["api_key_env"] == "W2C_TRACKING_TEST_KEY"

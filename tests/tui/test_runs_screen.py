@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import pytest
+from dbfixtures import require_module
 from stand_in_backend import Labeller
 from textual.pilot import Pilot
 from textual.widgets import Button, Checkbox, DataTable, Input, Select
@@ -12,7 +14,7 @@ from textual.widgets import Label as Caption
 
 from w2c_tui.domain.run_options import OpenAIOptions
 from w2c_tui.domain.runs import Backend, Method, RunConfig, RunStatus
-from w2c_tui.domain.tracking import LoggedRun
+from w2c_tui.domain.tracking import LoggedRun, TrackingStatus
 from w2c_tui.runs import backends
 from w2c_tui.services import Services
 from w2c_tui.services.tracking import TrackingService
@@ -210,3 +212,25 @@ async def test_the_mlflow_column_and_o_opens_the_logged_run(
         assert any(
             "mlflow ui --backend-store-uri sqlite:////tmp/x/mlflow.db" in m for m in messages
         )
+
+
+async def test_a_run_started_from_the_form_logs_to_mlflow(
+    in_process: Services, wait_review: Review, tmp_path: Path
+) -> None:
+    require_module("mlflow", "mlflow")
+    uri = f"sqlite:///{tmp_path / 'ml' / 'mlflow.db'}"
+    app = W2CApp(in_process, annotator="alice")
+    async with app.run_test(size=(160, 45)) as pilot:
+        form = await open_form(app, pilot, wait_review)
+        form.query_one("#model", Input).value = "m1"
+        form.query_one("#limit", Input).value = "3"
+        form.query_one("#mlflow", Input).value = uri
+        form.query_one("#start", Button).press()
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, RunsScreen)
+        run = in_process.runs.all()[0]
+        [record] = in_process.runs.tracked([run.id])[run.id]
+        assert record.status is TrackingStatus.LOGGED and record.tracking_uri == uri
+        table = app.screen.query_one(DataTable)
+        assert str(table.get_row_at(0)[-1]) == "logged (local)"

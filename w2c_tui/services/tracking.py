@@ -167,11 +167,11 @@ class TrackingService:
         )
 
     def log_requested(self, run_id: int, log: logging.Logger) -> None:
-        """The worker's last step: log the run wherever it was asked to go. Never raises: a
-        failure is a warning in the run's log and a `failed` record."""
+        """The worker's last step: log the run wherever it was asked to go (again after a
+        resume). Never raises: a failure is a warning in the run's log and a `failed`
+        record."""
         for record in self._store.tracking.for_run(run_id):
-            if record.status is TrackingStatus.LOGGED:
-                continue
+            # a run logged before and resumed since is updated (unchanged content: nothing sent)
             try:
                 done = self.log_run(run_id, record.tracking_uri)
             except Exception as error:  # logging must never fail the run
