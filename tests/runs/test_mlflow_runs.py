@@ -174,3 +174,57 @@ def test_credentials_in_the_uri_are_refused_before_anything_starts(
     assert result.exit_code != 0 and "MLFLOW_TRACKING_USERNAME" in result.stderr
     assert "pw" not in result.stderr.replace("password", "")
     assert demo.runs.all() == []
+
+
+CT = Path(__file__).resolve().parents[1] / "io" / "fixtures" / "critictool" / "dataset"
+
+
+def test_a_critictool_run_logs_the_official_metrics(
+    services: Services, db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tiny_similarity import tiny_similarity_dir
+
+    from w2c_tui.runs.critictool.similarity import SentenceSimilarity
+    from w2c_tui.services.critictool_metrics import CriticToolMetricsService
+    from w2c_tui.services.tracking import critictool_metrics
+
+    model = tiny_similarity_dir()
+    for source in ("internal_error", "external_error"):  # external samples need the model
+        services.imports.import_path(CT / source / "base_data_wo_cot.json", dataset="ct")
+    store = f"sqlite:///{tmp_path / 'ml.db'}"
+    reply = '{"error": "tool_select_error", "name": "FinishAction", "args": "done"}'
+    with FakeOpenAI(api_key=CANARY, default_reply=reply) as server:
+        args = [
+            "--db", db_url, "run", "start", "--method", "critictool", "--backend", "openai",
+            "--model", "fake-model", "--dataset", "ct", "--base-url", server.url,
+            "--api-key-env", KEY_ENV, "--wait", "--json",
+        ]  # fmt: skip
+        monkeypatch.setenv("W2C_SIMILARITY_MODEL", "/nonexistent/model")
+        monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+        missing = runner.invoke(app, [*args, "--mlflow", store])  # no similarity model here
+    assert missing.exit_code == 0, missing.stderr
+    first = json.loads(missing.stdout)
+    without = client(store).get_run(first["mlflow"][0]["mlflow_run_id"])
+    assert "not computed" in without.data.tags["w2c.critictool_metrics"]
+    assert not any(k.startswith("critictool.") for k in without.data.metrics)
+    # with the model at hand, logging again fills in the same MLflow run
+    monkeypatch.setenv("W2C_SIMILARITY_MODEL", str(model))
+    result = runner.invoke(
+        app, ["--db", db_url, "mlflow", "log-run", str(first["run_id"]), "--uri", store, "--json"]
+    )
+    assert result.exit_code == 0, result.stderr
+    second = json.loads(result.stdout)
+    assert second["mlflow_run_id"] == first["mlflow"][0]["mlflow_run_id"]
+    run = client(store).get_run(second["mlflow_run_id"])
+    assert "w2c.critictool_metrics" not in run.data.tags  # the stale reason is gone
+    logged = run.data.metrics
+    doc = CriticToolMetricsService(services.store).compute(
+        run_id=first["run_id"], similarity=SentenceSimilarity(model, device="cpu")
+    )
+    expected = critictool_metrics(doc)
+    assert expected["critictool.internal.means.samples"] == 21
+    assert expected["critictool.external_skip.means.samples"] == 7
+    assert "critictool.overall_skip" in expected
+    assert {k: v for k, v in logged.items() if k.startswith("critictool.")} == pytest.approx(
+        expected
+    )

@@ -101,6 +101,9 @@ def _log_one(
         run_id = str(existing.info.run_id)
         step = int(existing.data.tags.get(STEP_TAG, "0")) + 1
         have = dict(existing.data.params)
+        for stale in existing.data.tags:  # a reason that no longer holds ("not computed: …")
+            if stale.startswith("w2c.") and stale not in tags and stale != STEP_TAG:
+                client.delete_tag(run_id, stale)
     now = int(time.time() * 1000)
     params = [Param(k, v) for k, v in run.params.items() if k not in have]
     metrics = [Metric(k, float(v), now, step) for k, v in run.metrics.items()]

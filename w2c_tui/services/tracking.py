@@ -35,7 +35,7 @@ from typing import Any
 
 from w2c_tui import __version__
 from w2c_tui.db.store import Store
-from w2c_tui.domain.dashboard import Against
+from w2c_tui.domain.dashboard import Against, CriticToolMetricsDoc
 from w2c_tui.domain.errors import W2CError
 from w2c_tui.domain.labels import RaterKind, VerdictStatus
 from w2c_tui.domain.review import UnitKind
@@ -315,7 +315,7 @@ class TrackingService:
         except W2CError as error:
             tags["w2c.critictool_metrics"] = f"not computed: {error}"[:5000]
             return {}
-        return flatten_estimates(doc.to_json(), "critictool")
+        return critictool_metrics(doc)
 
     # ---- agreement and reports -----------------------------------------------------------
 
@@ -562,6 +562,35 @@ def _describe_run(run_id: int, status: str, config: RunConfig) -> str:
         "95% bootstrap interval over items as `<metric>_ci_low` / `<metric>_ci_high` and its n "
         "as `<metric>_n`; a metric on too few units is left out (see the w2c.undefined.* tags)."
     )
+
+
+def critictool_metrics(doc: CriticToolMetricsDoc) -> dict[str, float]:
+    """The official CriticTool metrics as MLflow metrics: each setting's means (by source,
+    mode, CoT: `critictool.internal.means.<metric>`, `critictool.external_skip.means.…`), its
+    means by error type and variant, and the paper's overall score; not the per-sample
+    records (they stay in the store and `w2c critictool metrics --json`)."""
+    out: dict[str, float] = {}
+    models = {s.target_model for s in doc.settings}
+    for setting in doc.settings:
+        name = setting.source if setting.mode is None else f"{setting.source}_{setting.mode}"
+        if setting.cot:
+            name += "_cot"
+        if len(models) > 1:
+            name = f"{setting.target_model}.{name}"
+        parts = {
+            "means": setting.means,
+            **{f"error.{k}": v for k, v in setting.by_error_type.items()},
+            **{f"variant.{k}": v for k, v in setting.by_variant.items()},
+        }
+        out.update(flatten_estimates(parts, metric_name("critictool", name)))
+        out[metric_name("critictool", name, "unpredicted")] = float(setting.unpredicted)
+    for overall in doc.overall:
+        name = f"overall_{overall.mode}" + ("_cot" if overall.cot else "")
+        if len(models) > 1:
+            name = f"{overall.target_model}.{name}"
+        if overall.score is not None:
+            out[metric_name("critictool", name)] = float(overall.score)
+    return out
 
 
 def _stable(doc: object) -> object:
