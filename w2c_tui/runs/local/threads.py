@@ -1,6 +1,12 @@
 """How many threads the local backend computes with: the cores this process may use (its CPU
-affinity and cgroup quota) less what other processes keep busy (the 1-minute load average), at
-least one; and OpenMP threads that sleep while they wait instead of spinning.
+affinity and cgroup quota) less what other processes keep busy now, at least one; and OpenMP
+threads that sleep while they wait instead of spinning.
+
+"Busy now" is a short sample of the usable CPUs' busy time (SAMPLE_S, from /proc/stat through
+psutil), taken while this process waits. The 1-minute load average, used before, still holds
+processes that have finished, our own included: right after a run an idle machine read 0.9 and
+the next run got 1 thread of 2 (33 s instead of 29 s). The load average remains the fallback
+where the CPU times cannot be read.
 
 Why: torch starts one OpenMP thread per core and, by default, its threads spin at every barrier.
 Our log-prob passes are many small kernels, so on a 2-core machine shared with other work a
@@ -17,7 +23,11 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import psutil
+
 CGROUP_CPU_MAX = Path("/sys/fs/cgroup/cpu.max")
+SAMPLE_S = 0.25
+"""How long the CPUs are watched before the plan (once per run, before the model loads)."""
 
 
 @dataclass(frozen=True)
@@ -51,12 +61,34 @@ def plan_threads(requested: int | None = None) -> ThreadPlan:
     if env.isdigit() and int(env) > 0:
         return ThreadPlan(int(env), "OMP_NUM_THREADS")
     cores = usable_cores()
+    busy = busy_cores()
+    if busy is not None:
+        free = max(1, min(cores, math.floor(cores - busy + 0.5)))
+        return ThreadPlan(free, f"{cores} usable core(s), {busy:.1f} busy now")
     try:
         load = os.getloadavg()[0]
     except OSError:
         load = 0.0
     free = max(1, min(cores, math.floor(cores - load + 0.5)))
     return ThreadPlan(free, f"{cores} usable core(s), load average {load:.1f}")
+
+
+def busy_cores(sample_s: float = SAMPLE_S) -> float | None:
+    """How many of this process's CPUs other processes keep busy now: the busy share of each
+    CPU in the affinity mask over `sample_s` seconds, summed (None where it cannot be read).
+    This process sleeps meanwhile, so its own work is not counted."""
+    try:
+        allowed = os.sched_getaffinity(0)
+    except (AttributeError, OSError):
+        allowed = None
+    try:
+        shares = psutil.cpu_percent(interval=sample_s, percpu=True)
+    except (OSError, RuntimeError, NotImplementedError):
+        return None
+    if not shares:
+        return None
+    picked = [p for i, p in enumerate(shares) if allowed is None or i in allowed]
+    return float(sum(picked or shares)) / 100.0
 
 
 def passive_waits() -> bool:
