@@ -117,6 +117,8 @@ def test_a_judge_run_with_repeats_logs_parent_and_children(
     assert len(c.search_runs([parent.info.experiment_id])) == 4
     [stored] = demo.tracking.for_runs([run_id])[run_id]
     assert stored.mlflow_run_id == parent.info.run_id and stored.status is TrackingStatus.LOGGED
+    shown = runner.invoke(app, ["--db", db_url, "run", "show", str(run_id)])
+    assert f"mlflow: logged to {store} run {parent.info.run_id}" in shown.stdout
 
 
 def test_a_tracking_server_that_is_down_never_fails_the_run(

@@ -275,16 +275,20 @@ def list_runs(
 def show(
     ctx: typer.Context, run_id: RunId, json_out: Annotated[bool, typer.Option("--json")] = False
 ) -> None:
-    """One run: its configuration, fingerprint, what identifies it, progress and errors."""
+    """One run: its configuration, fingerprint, what identifies it, progress and errors, and
+    where it was logged to MLflow."""
     with services(ctx) as svc:
         info = svc.runs.get(run_id)
         described = svc.runs.describe(run_id)
+        tracked = svc.runs.tracked([run_id]).get(run_id, [])
     doc = {**info_json(info), "config": info.config.as_json(), "describe": described}
     if json_out:
-        print_json(doc)
+        print_json({**doc, "mlflow": [tracking_json(r) for r in tracked]})
         return
     for key, value in doc.items():
         typer.echo(f"{key}: {value}")
+    for record in tracked:
+        typer.echo(f"mlflow: {tracking_line(record)}")
 
 
 @run_app.command("cancel")
