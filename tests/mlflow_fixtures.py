@@ -62,7 +62,14 @@ def mlflow_server(folder: Path) -> Iterator[str]:
         "--serve-artifacts",
         "--workers", "1",
     ]  # fmt: skip
-    env = {**os.environ, "MLFLOW_SUPPRESS_PRINTING_URL_TO_STDOUT": "true"}
+    env = {
+        **os.environ,
+        "MLFLOW_SUPPRESS_PRINTING_URL_TO_STDOUT": "true",
+        "MLFLOW_DISABLE_TELEMETRY": "true",
+        # the server's background jobs (about nine huey worker processes of ~280 MB each) serve
+        # features these tests do not use
+        "MLFLOW_SERVER_ENABLE_JOB_EXECUTION": "false",
+    }
     process = subprocess.Popen(
         command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=env
     )
