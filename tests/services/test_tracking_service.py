@@ -43,8 +43,9 @@ class Recorder:
 def test_agreement_logged_once_per_content(demo: Services, tmp_path: Path) -> None:
     recorder = Recorder()
     service = TrackingService(demo.store, demo.url, recorder)
-    doc = demo.agreement.judges("demo", bootstrap=50).as_json()
-    record = service.log_agreement("demo", URI, doc)
+    judges_doc = demo.agreement.judges("demo", bootstrap=50)
+    doc = judges_doc.as_json()
+    record = service.log_agreement("demo", URI, judges_doc)
     assert record.status is TrackingStatus.LOGGED and record.url and record.digest
     [(experiment, run)] = recorder.sent
     assert experiment == "demo" and run.name == "w2c-agreement-demo"
@@ -54,7 +55,7 @@ def test_agreement_logged_once_per_content(demo: Services, tmp_path: Path) -> No
         assert judge["stand_in"]["decision"] in tag
     assert "decisions.md" in run.artifacts and "agreement.json" in run.artifacts
     # the same numbers computed again (a new generated_at): nothing is sent
-    again = demo.agreement.judges("demo", bootstrap=50).as_json()
+    again = demo.agreement.judges("demo", bootstrap=50)
     assert service.log_agreement("demo", URI, again).digest == record.digest
     assert len(recorder.sent) == 1
     [stored] = service.records("demo")

@@ -133,7 +133,7 @@ def log_agreement(
         name = svc.datasets.resolve(dataset)
         doc = svc.agreement.judges(
             name, kind=units, bootstrap=bootstrap, seed=seed, min_humans=min_humans
-        ).as_json()
+        )
         try:
             record = svc.tracking.log_agreement(name, uri, doc)
         except TrackingError as error:

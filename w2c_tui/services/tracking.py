@@ -35,7 +35,7 @@ from typing import Any
 
 from w2c_tui import __version__
 from w2c_tui.db.store import Store
-from w2c_tui.domain.dashboard import Against, CriticToolMetricsDoc
+from w2c_tui.domain.dashboard import Against, CriticToolMetricsDoc, JudgesDoc
 from w2c_tui.domain.errors import W2CError
 from w2c_tui.domain.labels import RaterKind, VerdictStatus
 from w2c_tui.domain.review import UnitKind
@@ -319,15 +319,11 @@ class TrackingService:
 
     # ---- agreement and reports -----------------------------------------------------------
 
-    def log_agreement(
-        self,
-        dataset: str,
-        uri: str | None,
-        document: Mapping[str, Any],
-    ) -> TrackingRecord:
+    def log_agreement(self, dataset: str, uri: str | None, judges: JudgesDoc) -> TrackingRecord:
         """Log the agreement decision document (`w2c agreement --json`) as its own run."""
         target = self.resolve(uri)
-        meta = dict(document.get("meta") or {})
+        document: dict[str, Any] = judges.as_json()
+        meta: dict[str, Any] = dict(document.get("meta") or {})
         digest = content_digest(_stable(document))
         tags = {**self._common_tags(), "w2c.dataset": dataset, "w2c.kind": "agreement"}
         for judge in document.get("judges") or ():
