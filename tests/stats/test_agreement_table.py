@@ -81,3 +81,31 @@ def test_estimate_json_is_plain() -> None:
     assert type(doc["value"]) is float and type(doc["n"]) is int
     json.dumps(doc, allow_nan=False)
     assert Estimate.undefined("why", n=3).as_json()["reason"] == "why"
+
+
+def test_from_coded_long_is_from_long() -> None:
+    rng = np.random.default_rng(3)
+    records = [
+        (f"u{u}", f"r{r}", None if rng.random() < 0.2 else str(rng.choice(["b", "a", "c"])))
+        for u in range(40)
+        for r in range(3)
+        if rng.random() < 0.9
+    ]
+    units = list(dict.fromkeys(u for u, _, _ in records))
+    raters = list(dict.fromkeys(r for _, r, _ in records))
+    cats = sorted({lab for _, _, lab in records if lab is not None})
+    coded = RatingTable.from_coded_long(
+        [units.index(u) for u, _, _ in records],
+        [raters.index(r) for _, r, _ in records],
+        [cats.index(lab) if lab is not None else -1 for _, _, lab in records],
+        units,
+        raters,
+        cats,
+    )
+    plain = RatingTable.from_long(records)
+    assert (coded.codes == plain.codes).all()
+    assert (coded.units, coded.raters, coded.categories) == (
+        plain.units,
+        plain.raters,
+        plain.categories,
+    )

@@ -32,7 +32,7 @@ from w2c_tui.domain.estimate import CorrectedDoc
 from w2c_tui.domain.labels import InvalidMode, RaterKind
 from w2c_tui.domain.pooled import PooledDoc
 from w2c_tui.domain.review import UnitKind
-from w2c_tui.io.ratings import read_ratings
+from w2c_tui.io.ratings import read_rating_codes
 from w2c_tui.services.consensus import consensus
 from w2c_tui.services.dashboard.common import categories, table_of
 from w2c_tui.services.dashboard.consistency import mcq_consistency, stands_in
@@ -123,8 +123,11 @@ class AgreementService:
     @staticmethod
     def summary_file(path: Path, *, bootstrap: int = 1000, seed: int = 0) -> PooledDoc:
         """Agreement of any long-format ratings table (CSV / JSONL: item, rater, label)."""
-        rows = read_ratings(path)
-        doc = agreement_summary(RatingTable.from_long(rows), bootstrap=bootstrap, seed=seed)
+        read = read_rating_codes(path)
+        table = RatingTable.from_coded_long(
+            read.unit, read.rater, read.label, read.units, read.raters, read.labels
+        )
+        doc = agreement_summary(table, bootstrap=bootstrap, seed=seed)
         return replace(PooledDoc.of(doc), source=str(path))
 
     def _choose(self, readings: Readings, raters: list[str] | None) -> list[str]:

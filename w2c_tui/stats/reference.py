@@ -8,7 +8,6 @@ trap of §8 silently drops items).
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,14 +25,24 @@ def _metrics() -> Any:
 
 
 def kappa_point(a: npt.ArrayLike, b: npt.ArrayLike, q: int) -> tuple[float | None, str | None]:
-    """sklearn's `cohen_kappa_score` on the overlap of two code vectors (-1 = missing)."""
+    """Cohen's κ on the overlap of two code vectors (-1 = missing), with numpy on the codes:
+    sklearn's `cohen_kappa_score(a, b, labels=range(q))` computed the way it computes it (the
+    q × q confusion, the outer product of its margins over n, 1 − Σ off-diagonal observed /
+    Σ off-diagonal expected), so the value is the same to the last bit; the tests hold it
+    against sklearn. One bincount instead of sklearn's checks: 5 raters × 100,000 units took
+    ~2.8 s in sklearn."""
     ca, cb = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
     both = (ca >= 0) & (cb >= 0)
     if not both.any():
         return None, EMPTY_OVERLAP
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # both raters constant: sklearn warns and returns nan
-        value = float(_metrics().cohen_kappa_score(ca[both], cb[both], labels=list(range(q))))
+    confusion = np.bincount(ca[both] * q + cb[both], minlength=q * q).reshape(q, q)
+    sum0 = np.sum(confusion, axis=0)
+    sum1 = np.sum(confusion, axis=1)
+    expected = np.outer(sum0, sum1) / np.sum(sum0)
+    off = np.ones((q, q), dtype=int)
+    off.flat[:: q + 1] = 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = float(1 - np.sum(off * confusion) / np.sum(off * expected))
     if not np.isfinite(value):
         return None, SAME_SINGLE
     return value, None

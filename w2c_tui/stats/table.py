@@ -116,6 +116,26 @@ class RatingTable:
                 codes[u, r] = code_of[lab]
         return cls(codes=codes, categories=cats, raters=tuple(rater_ix), units=tuple(unit_ix))
 
+    @classmethod
+    def from_coded_long(
+        cls,
+        unit: npt.ArrayLike,
+        rater: npt.ArrayLike,
+        label: npt.ArrayLike,
+        units: Sequence[str],
+        raters: Sequence[str],
+        categories: Sequence[str],
+    ) -> RatingTable:
+        """Build from parallel code arrays (one entry per rating: unit, rater, category code
+        or -1 for missing), each (unit, rater) pair at most once: what `from_long` builds from
+        the same records, without a Python object per record."""
+        codes = np.full((len(units), len(raters)), MISSING, dtype=np.int16)
+        at = (np.asarray(unit, dtype=np.int64), np.asarray(rater, dtype=np.int64))
+        codes[at] = np.asarray(label, dtype=np.int16)
+        return cls(
+            codes=codes, categories=tuple(categories), raters=tuple(raters), units=tuple(units)
+        )
+
     # ------------------------------------------------------------------ views
     @property
     def n_units(self) -> int:
