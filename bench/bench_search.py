@@ -6,16 +6,26 @@ matching id in order, then the first 200 rows), median of 5 warm calls, for
 searches from one hit to most items. On SQLite each is also timed without the trigram table
 (the LIKE scan the index replaced), and each count is checked against that scan.
 
-    .venv/bin/python bench/bench_search.py [--items 100000]
+    .venv/bin/python bench/bench_search.py [--items 100000] [--corpus synthetic|real]
         [--pg-url postgresql+psycopg://postgres@127.0.0.1:55432/postgres]
+
+`--corpus real` (issue 21): the 300 real When2Call judge items (../shared/data, read by path)
+repeated to `--items`, each copy with a fresh uuid and its question's words reshuffled
+(seeded): a realistic vocabulary, where the synthetic questions draw on about 70 words.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import random
+import re
 import sys
 import tempfile
 import time
+import uuid as uuidlib
+from collections import Counter
 from pathlib import Path
 
 from pg_scratch import fresh_pg
@@ -30,9 +40,52 @@ MODE = ReviewMode.ITEM_QA
 PG_DATABASE = "w2c_bench_search"
 
 
-def searches(services: Services) -> list[tuple[str, str]]:
+REAL = (
+    Path(os.environ.get("W2C_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
+    / "when2call"
+    / "when2call_test_llm_judge.jsonl"
+)
+WORD = re.compile(r"[A-Za-z]{4,}")
+
+
+def write_real(path: Path, n: int, seed: int) -> list[tuple[str, str]]:
+    """The real items repeated to `n`, words of each copy's question reshuffled; returns the
+    searches to time on it (picked from the corpus itself)."""
+    rng = random.Random(seed)
+    lines = [json.loads(line) for line in REAL.read_text(encoding="utf-8").splitlines() if line]
+    words: Counter[str] = Counter()
+    questions = []
+    with path.open("w", encoding="utf-8") as out:
+        for i in range(n):
+            item = dict(lines[i % len(lines)])
+            tokens = item["question"].split()
+            rng.shuffle(tokens)
+            item["question"] = " ".join(tokens)
+            item["uuid"] = str(uuidlib.UUID(int=rng.getrandbits(128), version=4))
+            out.write(json.dumps(item) + "\n")
+            if i < 2000:
+                questions.append(item["question"])
+                words.update(w.lower() for w in WORD.findall(item["question"]))
+    common = words.most_common(1)[0][0]
+    rare = next(w for w, c in words.items() if c == 1 and len(w) >= 7)
+    phrase = " ".join(questions[17].split()[2:4])
+    return [
+        ("common word", common),
+        ("rare word", rare),
+        ("phrase", phrase),
+        ("word prefix", rare[:5]),
+        ("no match", "quantum chromodynamics"),
+        ("2 characters (scan)", "zq"),
+    ]
+
+
+def searches(
+    services: Services, real: list[tuple[str, str]] | None = None
+) -> list[tuple[str, str]]:
     """(what, search text): one hit, a phrase, a common word, nothing, two characters."""
     some = services.review.window(DATASET, ItemFilter(), MODE, None, 0, 1)[0]
+    if real is not None:
+        return [("uuid fragment (1 hit)", some.uuid[9:18]), *real]
     return [
         ("uuid fragment (1 hit)", some.uuid[9:18]),
         ("phrase", "São Paulo to Kraków"),
@@ -42,11 +95,13 @@ def searches(services: Services) -> list[tuple[str, str]]:
     ]
 
 
-def time_searches(services: Services, label: str) -> None:
+def time_searches(
+    services: Services, label: str, real: list[tuple[str, str]] | None = None
+) -> None:
     """Print count and window timings of every search on this database."""
     review = services.review
     items = services.store.items
-    for what, search in searches(services):
+    for what, search in searches(services, real):
         flt = ItemFilter(search=search)
         rows = []
         for indexed in (True, False) if items.indexed_search else (items.indexed_search,):
@@ -89,18 +144,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--items", type=int, default=100_000)
     parser.add_argument("--pg-url", help="a PostgreSQL server URL to time there too")
+    parser.add_argument("--corpus", choices=("synthetic", "real"), default="synthetic")
     args = parser.parse_args(argv)
     print(f"load average at start: {load_average()}")
     with tempfile.TemporaryDirectory(prefix="w2c-search-") as folder:
         path = Path(folder) / "items.jsonl"
-        write_items(path, args.items, seed=2)
+        real = write_real(path, args.items, seed=2) if args.corpus == "real" else None
+        if real is None:
+            write_items(path, args.items, seed=2)
         targets = [("sqlite", f"sqlite:///{Path(folder) / 'search.db'}")]
         if args.pg_url:
             targets.append(("postgresql", fresh_pg(args.pg_url, PG_DATABASE)))
         for label, url in targets:
             services = build(url, path)
             try:
-                time_searches(services, label)
+                time_searches(services, label, real)
             finally:
                 services.close()
     print(f"load average at end: {load_average()}")
