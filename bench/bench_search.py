@@ -63,11 +63,11 @@ def write_real(path: Path, n: int, seed: int) -> list[tuple[str, str]]:
             item["question"] = " ".join(tokens)
             item["uuid"] = str(uuidlib.UUID(int=rng.getrandbits(128), version=4))
             out.write(json.dumps(item) + "\n")
-            if i < 2000:
+            if i < len(lines):  # one copy of each real item
                 questions.append(item["question"])
                 words.update(w.lower() for w in WORD.findall(item["question"]))
     common = words.most_common(1)[0][0]
-    rare = next(w for w, c in words.items() if c == 1 and len(w) >= 7)
+    rare = next(w for w, c in sorted(words.items()) if c == 1 and len(w) >= 7)
     phrase = " ".join(questions[17].split()[2:4])
     return [
         ("common word", common),
