@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from floor_app import FloorApp, FloorItem
+from floor_app import BareApp, FloorApp, FloorItem
 from review_data import ANNOTATOR, DATASET
 from review_figures import Report, percentile
 from review_tui import SIZE, Steps, settle, timed_steps
@@ -14,6 +14,9 @@ from w2c_tui.domain.review import ItemFilter, ListOrder, ReviewMode
 from w2c_tui.services import Services
 
 RATIO_TARGET = 1.25
+BARE_TARGET = 1.5
+"""Issue 21: the review screen's next item and label key, p95, within 1.5× of the bare app's
+next item."""
 
 
 def floor_items(services: Services, n: int) -> list[FloorItem]:
@@ -64,6 +67,44 @@ async def bench_floor(report: Report, services: Services, moves: int, ours: Step
             RATIO_TARGET if pct == 95 else None,
             note=f"{mine * 1000:.1f} ms / {base * 1000:.1f} ms",
         )
+
+
+async def bench_bare(
+    report: Report, services: Services, moves: int, ours: Steps, keys: Steps | None
+) -> None:
+    """Next item in the bare floor (floor_app.BareApp), measured as the review screen's is,
+    and the review screen's next item and label key against it."""
+    app = BareApp(floor_items(services, moves + 1))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.pause()
+
+        async def next_item() -> float:
+            return _timed(app.next_item)
+
+        bare = await timed_steps(pilot, moves, next_item)
+    bare.report(report, "floor", "bare app: next item", None)
+    for pct in (50, 95):
+        base = percentile(sorted(bare.work), pct)
+        mine = percentile(sorted(ours.work), pct)
+        report.add(
+            "floor",
+            f"next item p{pct}: w2c-tui / bare app",
+            mine / base,
+            "×",
+            BARE_TARGET if pct == 95 else None,
+            note=f"{mine * 1000:.1f} ms / {base * 1000:.1f} ms",
+        )
+        if keys is not None and pct == 95:
+            key = percentile(sorted(keys.work), pct)
+            report.add(
+                "floor",
+                "label key 1 p95: w2c-tui / bare app's next item",
+                key / base,
+                "×",
+                BARE_TARGET,
+                note=f"{key * 1000:.1f} ms / {base * 1000:.1f} ms",
+            )
 
 
 def _timed(step: Callable[[], None]) -> float:

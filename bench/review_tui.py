@@ -189,8 +189,9 @@ async def bench_moves(report: Report, services: Services, moves: int, deep: int)
     return top
 
 
-async def bench_label_keys(report: Report, services: Services, keys: int, deep: int) -> None:
-    """Section 5b: the whole keypress "1" (label, commit, reload, move on) in the TUI."""
+async def bench_label_keys(report: Report, services: Services, keys: int, deep: int) -> Steps:
+    """Section 5b: the whole keypress "1" (label, commit, reload, move on) in the TUI; returns
+    the first place's steps (responses mode, top), which the bare floor is compared with."""
     app = new_app(services)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: shows_item(app))
@@ -204,7 +205,7 @@ async def bench_label_keys(report: Report, services: Services, keys: int, deep: 
             await wait_until(pilot, lambda: len(screen.state.undo_stack) > before)
             return time.perf_counter() - start
 
-        steps = await timed_steps(pilot, keys, press_one)
+        first = steps = await timed_steps(pilot, keys, press_one)
         steps.report(report, "keypress", "responses mode, top: key 1", None)
         screen.action_toggle_mode()
         await pilot.pause()
@@ -217,3 +218,4 @@ async def bench_label_keys(report: Report, services: Services, keys: int, deep: 
         await pilot.pause()
         steps = await timed_steps(pilot, keys, press_one)
         steps.report(report, "keypress", f"item QA, deep (row {deep}): key 1", None)
+    return first
