@@ -10,7 +10,9 @@ in the same run.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from rich.console import Group
 from rich.panel import Panel
@@ -36,6 +38,18 @@ class FloorItem:
     tools: tuple[str, ...]
     answers: tuple[tuple[str, str], ...]
     responses: tuple[str, ...]
+    tool_names: tuple[str, ...] = ()
+    """The tools' names (the bare app shows these instead of the signatures)."""
+
+
+class Listed(Protocol):
+    """What a list line shows of an item."""
+
+    @property
+    def uuid(self) -> str: ...
+
+    @property
+    def question(self) -> str: ...
 
 
 class FloorList(ScrollView):
@@ -43,7 +57,7 @@ class FloorList(ScrollView):
 
     DEFAULT_CSS = "FloorList { width: 44; background: $surface; }"
 
-    def __init__(self, items: list[FloorItem]) -> None:
+    def __init__(self, items: Sequence[Listed]) -> None:
         super().__init__()
         self.items = items
         self.cursor = 0
