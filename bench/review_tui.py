@@ -107,6 +107,8 @@ class Steps:
     sync: list[float] = field(default_factory=list)
     paused: list[float] = field(default_factory=list)
     gc_pauses: list[float] = field(default_factory=list)
+    gc_idle: list[float] = field(default_factory=list)
+    """Full collections between the steps (outside the figures)."""
 
     def report(self, report: Report, section: str, name: str, target: float | None) -> None:
         """Add the step figures to `report`."""
@@ -120,16 +122,20 @@ class Steps:
             f"{name}: gen-2 GC pauses",
             len(self.gc_pauses),
             "count",
-            note=f"{total:.0f} ms in all, longest {max(self.gc_pauses, default=0) * 1000:.0f} ms",
+            note=f"{total:.0f} ms in all, longest {max(self.gc_pauses, default=0) * 1000:.0f} ms; "
+            f"{len(self.gc_idle)} more between steps",
         )
 
 
 class GcWatch:
-    """Records how long each full (generation 2) garbage collection takes."""
+    """Records how long each full (generation 2) garbage collection takes: those inside a
+    measured step, and those between steps (the review screen collects while idle)."""
 
-    def __init__(self, into: list[float]) -> None:
+    def __init__(self, into: list[float], idle: list[float]) -> None:
         self._into = into
+        self._idle = idle
         self._started = 0.0
+        self.measuring = False
 
     def _callback(self, phase: str, info: dict[str, int]) -> None:
         if info.get("generation") != 2:
@@ -137,7 +143,8 @@ class GcWatch:
         if phase == "start":
             self._started = time.perf_counter()
         else:
-            self._into.append(time.perf_counter() - self._started)
+            took = time.perf_counter() - self._started
+            (self._into if self.measuring else self._idle).append(took)
 
     def __enter__(self) -> GcWatch:
         gc.callbacks.append(self._callback)
@@ -152,8 +159,9 @@ async def timed_steps(
 ) -> Steps:
     """Run `step` (which returns its synchronous seconds) `steps` times, timing each."""
     out = Steps()
-    with GcWatch(out.gc_pauses):
+    with GcWatch(out.gc_pauses, out.gc_idle) as watch:
         for _ in range(steps):
+            watch.measuring = True
             start = time.perf_counter()
             cpu_start, ui_start = time.process_time(), time.thread_time()
             out.sync.append(await step())
@@ -161,6 +169,7 @@ async def timed_steps(
             out.work.append(time.perf_counter() - start)
             out.cpu.append(time.process_time() - cpu_start)
             out.ui_cpu.append(time.thread_time() - ui_start)
+            watch.measuring = False
             await pilot.pause()
             out.paused.append(time.perf_counter() - start)
     return out

@@ -19,10 +19,16 @@ def tune_collector() -> None:
 
 
 def collect_idle() -> None:
-    """Collect the young objects now, the screen being idle (after a move is painted and the
-    next items are read ahead). Left to the thresholds, a collection of the middle generation
-    came every 10-20 moves and took 30-40 ms of a move (bench/README.md, issue 21); an older
-    collection falls due after that many of these, and runs here too."""
-    gc.collect(1)
-    if gc.get_count()[2] >= gc.get_threshold()[2] - 1:
+    """A collection now, the screen being idle (a move painted, the next items read ahead),
+    so that none falls in the middle of a move: the young generation every time (1-3 ms), and
+    the older ones when their turn would come with the next young collections anyway (a
+    collection of the middle generation took 30-40 ms of a move at 20,000 items; a full one is
+    as rare as the thresholds make it, 70-180 ms at 100,000 items; bench/README.md, issue 21)."""
+    _, middle, old = gc.get_count()
+    _, every_middle, every_old = gc.get_threshold()
+    if middle + 1 < every_middle:
+        gc.collect(0)
+    elif old + 1 < every_old:
+        gc.collect(1)
+    else:
         gc.collect(2)

@@ -105,7 +105,7 @@ class Prefetch:
             return
         plan = self.cursor.ahead_plan()
         if plan is None or not self.screen.is_attached:
-            collect_idle()  # nothing to read: the move's young objects, while the annotator reads
+            self.screen.set_timer(SETTLE_S, collect_idle)  # after the move's last paint
             return
         targets = Targets(
             annotator=self.cursor.scope.annotator,
@@ -129,7 +129,7 @@ class Prefetch:
 
     def _done(self, prepared: Prepared | None) -> None:
         self._running = False
-        collect_idle()  # the move's young objects, while the annotator reads
+        collect_idle()  # the move's garbage, while the annotator reads
         if prepared is not None:
             kept = {d.item.id for d in self.cursor.ahead.keep(prepared.plan, prepared.details)}
             for key, item, body in prepared.bodies:
