@@ -16,7 +16,7 @@ from pathlib import Path
 
 from review_data import ANNOTATOR, DATASET, JUDGE, MODELS, write_items, write_judge_file
 from review_figures import Report, load_average, machine_info, median_ms, peak_rss_mib, stopwatch
-from review_floor import bench_bare, bench_floor
+from review_floor import bench_floor, report_goals
 from review_tui import bench_label_keys, bench_moves, bench_open
 
 from w2c_tui.domain.labels import LABELS, Label
@@ -217,10 +217,10 @@ async def bench_tui(report: Report, services: Services, args: argparse.Namespace
     """Sections 3, 4 and 5b: everything that runs the Textual app."""
     await bench_open(report, services)
     deep = deep_row(args.items)
-    top = await bench_moves(report, services, args.moves, deep)
-    await bench_floor(report, services, args.moves, top)
+    moves = await bench_moves(report, services, args.moves, deep)
+    bare = await bench_floor(report, services, args.moves, moves["top"])
     keys = await bench_label_keys(report, services, args.keys, deep)
-    await bench_bare(report, services, args.moves, top, keys)
+    report_goals(report, moves, keys, bare)
 
 
 def main(argv: list[str] | None = None) -> int:

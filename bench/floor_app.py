@@ -10,7 +10,9 @@ in the same run.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from rich.console import Group
 from rich.panel import Panel
@@ -36,6 +38,18 @@ class FloorItem:
     tools: tuple[str, ...]
     answers: tuple[tuple[str, str], ...]
     responses: tuple[str, ...]
+    tool_names: tuple[str, ...] = ()
+    """The tools' names (the bare app shows these instead of the signatures)."""
+
+
+class Listed(Protocol):
+    """What a list line shows of an item."""
+
+    @property
+    def uuid(self) -> str: ...
+
+    @property
+    def question(self) -> str: ...
 
 
 class FloorList(ScrollView):
@@ -43,7 +57,7 @@ class FloorList(ScrollView):
 
     DEFAULT_CSS = "FloorList { width: 44; background: $surface; }"
 
-    def __init__(self, items: list[FloorItem]) -> None:
+    def __init__(self, items: Sequence[Listed]) -> None:
         super().__init__()
         self.items = items
         self.cursor = 0
@@ -124,44 +138,3 @@ class FloorApp(App[None]):
             card.update(Text(text))
             card.border_title = Text(f"{number + 1}. model hidden (blind)")
             card.border_subtitle = Text("press 1–4")
-
-
-class BareApp(App[None]):
-    """The bare floor (issue 21): the same list, and the item as ONE plain-text Static: its
-    question, tool names, the four answers and the responses, no panels, borders or styles.
-    What any Textual app showing these texts pays for a move; the review screen's goal is a
-    p95 within 1.5× of this."""
-
-    CSS = "#item { width: 1fr; padding: 0 1; }"
-
-    def __init__(self, items: list[FloorItem]) -> None:
-        super().__init__()
-        self.items = items
-        self.index = 0
-
-    def compose(self) -> ComposeResult:
-        with Horizontal():
-            yield FloorList(self.items)
-            with VerticalScroll(id="item"):
-                yield Static("", id="body", markup=False)
-        yield Footer()
-
-    def on_mount(self) -> None:
-        self.show()
-
-    def next_item(self) -> None:
-        """The measured step: the next item (wrapping at the end)."""
-        self.index = (self.index + 1) % len(self.items)
-        self.show()
-
-    def show(self) -> None:
-        """Push the current item into the one Static, as plain text."""
-        item = self.items[self.index]
-        self.query_one(FloorList).move_to(self.index)
-        parts = [item.uuid, "", item.question, "", f"Tools ({len(item.tools)})", *item.tools, ""]
-        for name, answer in item.answers:
-            parts += [name, answer, ""]
-        for number, response in enumerate(item.responses, 1):
-            parts += [f"{number}. response", response, ""]
-        self.query_one("#body", Static).update(Text("\n".join(parts)))
-        self.query_one("#item", VerticalScroll).scroll_home(animate=False)

@@ -65,12 +65,19 @@ class Report:
         target_p95_ms: float | None = None,
         *,
         cpu_s: list[float] | None = None,
+        ui_cpu_s: list[float] | None = None,
         with_max: bool = True,
     ) -> None:
-        """p50 / p95 (/ max) in ms of durations in seconds; CPU-time percentiles as notes."""
+        """p50 / p95 (/ max) in ms of durations in seconds; CPU-time percentiles (the process's,
+        and the UI thread's alone) as notes."""
         ms = sorted(s * 1000 for s in samples_s)
         cpu = sorted(s * 1000 for s in cpu_s) if cpu_s else None
-        notes = [f"cpu {percentile(cpu, pct):.1f} ms" if cpu else "" for pct in (50, 95)]
+        ui = sorted(s * 1000 for s in ui_cpu_s) if ui_cpu_s else None
+        notes = [
+            (f"cpu {percentile(cpu, pct):.1f} ms" if cpu else "")
+            + (f", UI thread {percentile(ui, pct):.1f} ms" if ui else "")
+            for pct in (50, 95)
+        ]
         self.add(section, f"{name} p50", percentile(ms, 50), "ms", note=notes[0])
         self.add(section, f"{name} p95", percentile(ms, 95), "ms", target_p95_ms, note=notes[1])
         if with_max:

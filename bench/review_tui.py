@@ -102,13 +102,17 @@ class Steps:
 
     work: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)
+    ui_cpu: list[float] = field(default_factory=list)
+    """CPU time of the UI thread alone (`cpu` also counts the screen's read-ahead thread)."""
     sync: list[float] = field(default_factory=list)
     paused: list[float] = field(default_factory=list)
     gc_pauses: list[float] = field(default_factory=list)
+    gc_idle: list[float] = field(default_factory=list)
+    """Full collections between the steps (outside the figures)."""
 
     def report(self, report: Report, section: str, name: str, target: float | None) -> None:
         """Add the step figures to `report`."""
-        report.add_spread(section, name, self.work, target, cpu_s=self.cpu)
+        report.add_spread(section, name, self.work, target, cpu_s=self.cpu, ui_cpu_s=self.ui_cpu)
         report.add_spread(section, f"{name}: sync part", self.sync, with_max=False)
         ms = sorted(self.paused)
         report.add(section, f"{name} incl. pilot.pause() p50", percentile(ms, 50) * 1000, "ms")
@@ -118,16 +122,20 @@ class Steps:
             f"{name}: gen-2 GC pauses",
             len(self.gc_pauses),
             "count",
-            note=f"{total:.0f} ms in all, longest {max(self.gc_pauses, default=0) * 1000:.0f} ms",
+            note=f"{total:.0f} ms in all, longest {max(self.gc_pauses, default=0) * 1000:.0f} ms; "
+            f"{len(self.gc_idle)} more between steps",
         )
 
 
 class GcWatch:
-    """Records how long each full (generation 2) garbage collection takes."""
+    """Records how long each full (generation 2) garbage collection takes: those inside a
+    measured step, and those between steps (the review screen collects while idle)."""
 
-    def __init__(self, into: list[float]) -> None:
+    def __init__(self, into: list[float], idle: list[float]) -> None:
         self._into = into
+        self._idle = idle
         self._started = 0.0
+        self.measuring = False
 
     def _callback(self, phase: str, info: dict[str, int]) -> None:
         if info.get("generation") != 2:
@@ -135,7 +143,8 @@ class GcWatch:
         if phase == "start":
             self._started = time.perf_counter()
         else:
-            self._into.append(time.perf_counter() - self._started)
+            took = time.perf_counter() - self._started
+            (self._into if self.measuring else self._idle).append(took)
 
     def __enter__(self) -> GcWatch:
         gc.callbacks.append(self._callback)
@@ -150,21 +159,26 @@ async def timed_steps(
 ) -> Steps:
     """Run `step` (which returns its synchronous seconds) `steps` times, timing each."""
     out = Steps()
-    with GcWatch(out.gc_pauses):
+    with GcWatch(out.gc_pauses, out.gc_idle) as watch:
         for _ in range(steps):
+            watch.measuring = True
             start = time.perf_counter()
-            cpu_start = time.process_time()
+            cpu_start, ui_start = time.process_time(), time.thread_time()
             out.sync.append(await step())
             await settle(pilot)
             out.work.append(time.perf_counter() - start)
             out.cpu.append(time.process_time() - cpu_start)
+            out.ui_cpu.append(time.thread_time() - ui_start)
+            watch.measuring = False
             await pilot.pause()
             out.paused.append(time.perf_counter() - start)
     return out
 
 
-async def bench_moves(report: Report, services: Services, moves: int, deep: int) -> Steps:
-    """Section 4: next item, at the top of the list and deep down (returns the top's steps)."""
+async def bench_moves(
+    report: Report, services: Services, moves: int, deep: int
+) -> dict[str, Steps]:
+    """Section 4: next item, at the top of the list and deep down (the steps by place)."""
     app = new_app(services)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: shows_item(app))
@@ -186,12 +200,15 @@ async def bench_moves(report: Report, services: Services, moves: int, deep: int)
         await pilot.pause()
         steps = await timed_steps(pilot, moves, next_item)
         steps.report(report, "next", f"deep (row {deep}+): next item", TARGET_NEXT_P95_MS)
-    return top
+    return {"top": top, f"row {deep}+": steps}
 
 
-async def bench_label_keys(report: Report, services: Services, keys: int, deep: int) -> Steps:
-    """Section 5b: the whole keypress "1" (label, commit, reload, move on) in the TUI; returns
-    the first place's steps (responses mode, top), which the bare floor is compared with."""
+async def bench_label_keys(
+    report: Report, services: Services, keys: int, deep: int
+) -> dict[str, Steps]:
+    """Section 5b: the whole keypress "1" (label, commit, reload, move on) in the TUI (the
+    steps by place)."""
+    out: dict[str, Steps] = {}
     app = new_app(services)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: shows_item(app))
@@ -205,17 +222,17 @@ async def bench_label_keys(report: Report, services: Services, keys: int, deep: 
             await wait_until(pilot, lambda: len(screen.state.undo_stack) > before)
             return time.perf_counter() - start
 
-        first = steps = await timed_steps(pilot, keys, press_one)
+        steps = out["responses, top"] = await timed_steps(pilot, keys, press_one)
         steps.report(report, "keypress", "responses mode, top: key 1", None)
         screen.action_toggle_mode()
         await pilot.pause()
         assert screen.mode is ReviewMode.ITEM_QA
         screen.action_move(keys * 2 - screen.state.index)
         await pilot.pause()
-        steps = await timed_steps(pilot, keys, press_one)
+        steps = out["item QA, top"] = await timed_steps(pilot, keys, press_one)
         steps.report(report, "keypress", "item QA, top: key 1", None)
         screen.action_move(deep - screen.state.index)
         await pilot.pause()
-        steps = await timed_steps(pilot, keys, press_one)
+        steps = out[f"item QA, row {deep}"] = await timed_steps(pilot, keys, press_one)
         steps.report(report, "keypress", f"item QA, deep (row {deep}): key 1", None)
-    return first
+    return out

@@ -31,6 +31,10 @@ STRICT = (
     "w2c_tui.tui.review_place",
     "w2c_tui.tui.review_views",
     "w2c_tui.tui.screens.review_retry",
+    # issue 21: the review screen's read-ahead
+    "w2c_tui.tui.review_ahead",
+    "w2c_tui.tui.screens.review_prefetch",
+    "w2c_tui.tui.widgets.prerendered",
     "w2c_tui.tui.serve",
     "w2c_tui.tui.screens.agreement",
     "w2c_tui.tui.screens.agreement_view",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import gc
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -15,6 +14,7 @@ from textual.worker import Worker, WorkerState
 from w2c_tui.config import Settings, save_annotator
 from w2c_tui.lost_labels import LostLog
 from w2c_tui.tui.bindings import APP_BINDINGS
+from w2c_tui.tui.collector import tune_collector
 from w2c_tui.tui.screens.dialogs import AnnotatorDialog
 from w2c_tui.tui.screens.review import ReviewScreen
 from w2c_tui.tui.screens.review_retry import RETRY_GROUP
@@ -27,18 +27,6 @@ if TYPE_CHECKING:
 
 SAVE_WAIT_S = 2.0
 """How long one try of "save and wait" waits for a busy database (off the UI thread)."""
-
-
-def tune_collector() -> None:
-    """Keep the garbage collector's pauses out of the annotator's way.
-
-    Everything alive once the review screen is up lives as long as the app: freezing it keeps
-    it out of the collector's passes. Textual allocates many short-lived objects per repaint;
-    with the default thresholds a full collection ran every few moves (30–90 ms each, measured
-    in bench/bench_review.py); with these it runs rarely and scans only young objects.
-    """
-    gc.freeze()
-    gc.set_threshold(10_000, 20, 20)
 
 
 class W2CApp(App[None]):

@@ -3,14 +3,30 @@ response cards, and the moves between them."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from w2c_tui.domain.blind import Fact, item_facts
 from w2c_tui.domain.models import ItemDetail, ItemRow, LabelChange, Progress
 from w2c_tui.domain.review import ReviewMode
 from w2c_tui.domain.team import QueueProgress
 from w2c_tui.tui.cards import Card, build_cards, gold_revealed
+from w2c_tui.tui.review_ahead import AHEAD, AheadPlan, ReadAhead
 from w2c_tui.tui.review_lens import ReviewLens
 from w2c_tui.tui.review_state import Notice, ReviewScope
 from w2c_tui.tui.row_cache import RowCache
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What the panes show of one item at one row: its cards, whether its gold is hidden, its
+    metadata and the item pane's title (the inputs of the widgets' renders)."""
+
+    index: int
+    detail: ItemDetail
+    cards: tuple[Card, ...]
+    gold_hidden: bool
+    facts: tuple[Fact, ...]
+    title: str
 
 
 class ReviewCursor:
@@ -28,6 +44,8 @@ class ReviewCursor:
         """Items whose gold has been on screen in this session (blind off, the items list's
         gold column, or a reveal): a later label on them never records `blind`."""
         self._progress: tuple[tuple[object, ...], Progress, QueueProgress | None] | None = None
+        self.ahead = ReadAhead()
+        """The next items' details, read off the UI thread (screens/review_prefetch.py)."""
 
     def _fetch(self, ids: list[int]) -> list[ItemRow]:
         scope, lens = self.scope, self.lens
@@ -37,6 +55,7 @@ class ReviewCursor:
         """Recount the filtered list and show `keep_item` (or the same row number)."""
         scope, lens = self.scope, self.lens
         self._progress = None  # responses may have arrived (a run, an import)
+        self.ahead.invalidate()
         self.rows.reset(
             scope.services.review.order(scope.dataset, lens.view, lens.mode, scope.annotator)
         )
@@ -54,7 +73,10 @@ class ReviewCursor:
         if row is None:
             self.detail, self.cards = None, []
             return
-        self.show(self.scope.services.review.detail(row.id, self.scope.annotator), response_id)
+        detail = self.ahead.take(row.id)
+        if detail is None:
+            detail = self.scope.services.review.detail(row.id, self.scope.annotator)
+        self.show(detail, response_id)
 
     def show(self, detail: ItemDetail, response_id: int | None) -> None:
         """Show `detail` (read again after a label), selecting `response_id` if given, else
@@ -79,41 +101,89 @@ class ReviewCursor:
     @property
     def gold_hidden(self) -> bool:
         """The gold label (and item-level scores) must not be shown yet."""
-        if self.detail is None:
+        return self._gold_hidden(self.detail)
+
+    def _gold_hidden(self, detail: ItemDetail | None) -> bool:
+        if detail is None:
             return self.lens.is_blind
-        return not gold_revealed(
-            self.detail, self.scope.annotator, self.lens.is_blind, self.lens.mode
-        )
+        return not gold_revealed(detail, self.scope.annotator, self.lens.is_blind, self.lens.mode)
 
     @property
     def facts(self) -> tuple[Fact, ...]:
         """The item metadata on screen now (domain.blind: before the reveal only what cannot
         predict gold)."""
-        if self.detail is None:
+        return self._facts(self.detail, self.gold_hidden)
+
+    def _facts(self, detail: ItemDetail | None, gold_hidden: bool) -> tuple[Fact, ...]:
+        if detail is None:
             return ()
         shown = self.scope.services.review.pre_label(self.scope.dataset)
-        return item_facts(self.detail.item, blind=self.gold_hidden, shown=shown)
+        return item_facts(detail.item, blind=gold_hidden, shown=shown)
 
     def number(self) -> str:
         """The item's number as shown: its place in this annotator's list while blind (the file
         position of the real judge file names its gold), the file position otherwise."""
-        if self.detail is None:
+        return self._number(self.detail, self.index)
+
+    def _number(self, detail: ItemDetail | None, index: int) -> str:
+        if detail is None:
             return ""
         if self.lens.is_blind:
-            return f"#{self.index + 1}"
-        return f"item {self.detail.item.position + 1}"
+            return f"#{index + 1}"
+        return f"item {detail.item.position + 1}"
 
     def title(self) -> str:
         """The item pane's title: while blind, the place in the annotator's queue or blind order
         (the uuid only after the reveal); else the file position and uuid."""
-        if self.detail is None:
+        return self._title(self.detail, self.index, self.gold_hidden)
+
+    def _title(self, detail: ItemDetail | None, index: int, gold_hidden: bool) -> str:
+        if detail is None:
             return ""
-        uuid = self.detail.item.uuid
+        uuid = detail.item.uuid
         if not self.lens.is_blind:
-            return f"{self.number()} · {uuid}"
+            return f"{self._number(detail, index)} · {uuid}"
         where = "your queue" if self.lens.filter.queue else "your blind order"
-        head = f"{self.number()}/{self.rows.count} · {where}"
-        return head if self.gold_hidden else f"{head} · {uuid}"
+        head = f"{self._number(detail, index)}/{self.rows.count} · {where}"
+        return head if gold_hidden else f"{head} · {uuid}"
+
+    def shown(self, detail: ItemDetail, index: int) -> Shown:
+        """What the panes would show of `detail` at row `index` in this list (the current item,
+        or one read ahead: safe off the UI thread, the lens and list are only read)."""
+        hidden = self._gold_hidden(detail)
+        return Shown(
+            index=index,
+            detail=detail,
+            cards=tuple(
+                build_cards(detail, self.scope.annotator, self.lens.is_blind, self.lens.mode)
+            ),
+            gold_hidden=hidden,
+            facts=self._facts(detail, hidden),
+            title=self._title(detail, index, hidden),
+        )
+
+    # ---- reading ahead ---------------------------------------------------------------------
+
+    def ahead_plan(self) -> AheadPlan | None:
+        """The rows to read ahead from here: the next AHEAD, the next unfinished one (where a
+        label moves on to) and the one before; None when each is held already."""
+        if not self.rows.count:
+            return None
+        wanted = [self.index + step for step in range(1, AHEAD + 1)] + [self.index - 1]
+        _, unfinished = self.rows.next_open(self.index, cached_only=True)
+        if unfinished is not None:
+            wanted.append(unfinished)
+        rows = []
+        for index in dict.fromkeys(wanted):
+            row = self.rows.row(index)
+            if row is not None:
+                rows.append((index, row.id))
+        return self.ahead.plan(rows)
+
+    def read_ahead(self, plan: AheadPlan) -> list[ItemDetail]:
+        """The details of `plan`'s items, read from the database (safe off the UI thread)."""
+        review = self.scope.services.review
+        return [review.detail(item_id, self.scope.annotator) for _, item_id in plan.rows]
 
     def progress(self) -> tuple[Progress, QueueProgress | None]:
         """Labelled / total in this mode, and the queue's assigned / done (counted again after a
@@ -189,13 +259,18 @@ class ReviewCursor:
 
     def advance(self) -> Notice | None:
         """On to the next owed response of this item, else the next unfinished item."""
-        if self.lens.mode is ReviewMode.RESPONSES:
-            later = [
-                i
-                for i in range(self.card_index + 1, len(self.cards))
-                if self.cards[i].labelable and self.cards[i].queued and self.cards[i].mine is None
-            ]
-            if later:
-                self.card_index = later[0]
-                return None
+        later = self.later_card()
+        if later is not None:
+            self.card_index = later
+            return None
         return self.next_unlabelled()
+
+    def later_card(self) -> int | None:
+        """In response labelling, the next card after the selected one that is owed a label."""
+        if self.lens.mode is not ReviewMode.RESPONSES:
+            return None
+        for i in range(self.card_index + 1, len(self.cards)):
+            card = self.cards[i]
+            if card.labelable and card.queued and card.mine is None:
+                return i
+        return None

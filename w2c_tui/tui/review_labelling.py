@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 from w2c_tui.domain.errors import WriteError
 from w2c_tui.domain.labels import Label
-from w2c_tui.domain.models import Change, LabelChange
+from w2c_tui.domain.models import Change, ItemDetail, LabelChange, Verdict
 from w2c_tui.domain.review import ReviewMode
 from w2c_tui.domain.team import Seen
 from w2c_tui.lost_labels import LostLabel
@@ -20,6 +20,10 @@ from w2c_tui.tui.review_state import Notice, PendingLabel, ReviewScope
 KEY_WAIT_S = 2.0
 """How long a label key waits for a busy database before the label shows as not saved (the
 screen must not freeze longer; the label stays on screen and is retried)."""
+
+
+def _label_of(verdict: Verdict | None) -> Label | None:
+    return verdict.label if verdict is not None else None
 
 
 def _not_saved(error: WriteError) -> Notice:
@@ -167,6 +171,7 @@ class LabelDesk:
         review = self.scope.services.review
         self.unsaved = None
         # The label is committed: from here on nothing can lose it.
+        self.cursor.ahead.written(pending.item_id)
         if change is None:
             return self.cursor.advance() if pending.advance else None
         self.undo_stack.append(change)
@@ -195,26 +200,67 @@ class LabelDesk:
             self.cursor.count_label(change)
         else:
             self.cursor.reload(keep_item=pending.item_id, load=False)
-        self.cursor.show(review.detail(pending.item_id, self.scope.annotator), change.response_id)
-        if self.lens.is_blind and gold_was_hidden and not self.cursor.gold_hidden:
-            self.previous = self._summary()
-        if pending.advance and pending.label is not None:
-            return self.cursor.advance()
-        return None
+        before = self.cursor.detail
+        if (
+            before is None
+            or before.item.id != pending.item_id
+            or not pending.advance
+            or pending.label is None
+            or self.cursor.later_card() is not None
+        ):  # staying on this item: show it as the database now has it
+            self.cursor.show(
+                review.detail(pending.item_id, self.scope.annotator), change.response_id
+            )
+            if self.lens.is_blind and gold_was_hidden and not self.cursor.gold_hidden:
+                self.previous = self._summary(self.cursor.detail, {})
+            if pending.advance and pending.label is not None:
+                return self.cursor.advance()
+            return None
+        # Moving on to another item: what this label revealed is known without reading the
+        # item again (the next item was read ahead; this one is read again if we stay).
+        mine: dict[int | None, Label | None] = {pending.response_id: pending.label}
+        if self.lens.is_blind and gold_was_hidden and self._reveals(before, mine):
+            self.previous = self._summary(before, mine)
+            self.cursor.exposed.add(before.item.id)  # its gold is in that line
+        notice = self.cursor.advance()
+        if self.cursor.detail is before:  # nowhere else to go: show this one as it is now
+            self.cursor.show(
+                review.detail(pending.item_id, self.scope.annotator), change.response_id
+            )
+        return notice
 
-    def _summary(self) -> str:
-        """The finished item in one line: gold and the annotator's labels (after the reveal)."""
-        assert self.cursor.detail is not None
-        item = self.cursor.detail.item
+    def _reveals(self, detail: ItemDetail, mine: dict[int | None, Label | None]) -> bool:
+        """Whether the item's gold is revealed once the annotator's labels in `mine` (response
+        id, or None for the item, to label) are added to those `detail` holds (cards.py)."""
+        if self.lens.mode is ReviewMode.ITEM_QA:
+            return mine.get(None, detail.qa.label) is not None
+        owed = queue_responses(detail)
+        return bool(owed) and all(
+            (mine[r.id] if r.id in mine else _label_of(own_verdict(r, self.scope.annotator)))
+            is not None
+            for r in owed
+        )
+
+    def _summary(self, detail: ItemDetail | None, mine: dict[int | None, Label | None]) -> str:
+        """The finished item in one line: gold and the annotator's labels (after the reveal),
+        those in `mine` (by response id, None for the item) in place of what `detail` holds."""
+        assert detail is not None
+        item = detail.item
         gold = item.gold.value if item.gold else "—"
         if self.lens.mode is ReviewMode.ITEM_QA:
-            mine = self.cursor.detail.qa.label.value if self.cursor.detail.qa.label else "—"
-            return f"{self.cursor.number()} done · gold {gold} · you: {mine}"
+            label = mine.get(None, detail.qa.label)
+            return (
+                f"{self.cursor.number()} done · gold {gold} · you: {label.value if label else '—'}"
+            )
         labels = []
-        for response in queue_responses(self.cursor.detail):
-            verdict = own_verdict(response, self.scope.annotator)
-            if verdict is not None and verdict.label is not None:
-                labels.append(f"{verdict.label.value} ({response.target_model})")
+        for response in queue_responses(detail):
+            own = (
+                mine[response.id]
+                if response.id in mine
+                else _label_of(own_verdict(response, self.scope.annotator))
+            )
+            if own is not None:
+                labels.append(f"{own.value} ({response.target_model})")
         return f"{self.cursor.number()} done · gold {gold} · you: {', '.join(labels)}"
 
     def undo(self) -> Notice | None:
@@ -241,6 +287,7 @@ class LabelDesk:
         except WriteError as error:
             self.undo_stack.append(change)
             return Notice(f"Undo not saved: {error.reason}", severity="error")
+        self.cursor.ahead.written(change.item_id)
         response_id = change.response_id if isinstance(change, LabelChange) else None
         self.cursor.reload(load=False)
         if not self.cursor.go_to_item(change.item_id, response_id):
@@ -258,6 +305,7 @@ class LabelDesk:
             )
         except WriteError as error:
             return Notice(f"Flag not saved: {error.reason}", severity="error")
+        self.cursor.ahead.written(change.item_id)
         self.undo_stack.append(change)
         return None
 
@@ -271,6 +319,7 @@ class LabelDesk:
             )
         except WriteError as error:
             return Notice(f"Note not saved: {error.reason}", severity="error")
+        self.cursor.ahead.written(change.item_id)
         self.undo_stack.append(change)
         self.cursor.load()
         return None

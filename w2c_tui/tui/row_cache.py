@@ -66,12 +66,15 @@ class RowCache:
         changed, self._changed = self._changed, set()
         return changed
 
-    def row(self, index: int) -> ItemRow | None:
-        """The row at `index`, fetched with its block when not cached."""
+    def row(self, index: int, *, cached_only: bool = False) -> ItemRow | None:
+        """The row at `index`, fetched with its block when not cached (`cached_only`: None
+        then)."""
         if not 0 <= index < self.count:
             return None
         block = index // BLOCK
         if block not in self._blocks:
+            if cached_only:
+                return None
             start = block * BLOCK
             self._blocks[block] = self._fetch(self._order[start : start + BLOCK])
             if len(self._blocks) > KEEP_BLOCKS:  # memory stays flat on large datasets
@@ -86,11 +89,14 @@ class RowCache:
         for step in range(1, min(count, SCAN_LIMIT) + 1):
             yield (index + step) % count
 
-    def next_open(self, index: int) -> tuple[bool, int | None]:
+    def next_open(self, index: int, *, cached_only: bool = False) -> tuple[bool, int | None]:
         """The first row after `index` (wrapping, `index` itself last) not done yet: (searched
-        the whole list, its row). A walk stopped at SCAN_LIMIT rows gives (False, None)."""
+        the whole list, its row). A walk stopped at SCAN_LIMIT rows, or (`cached_only`) at a
+        row not cached, gives (False, None)."""
         for n in self._after(index):
-            row = self.row(n)
+            row = self.row(n, cached_only=cached_only)
+            if row is None and cached_only:
+                return False, None
             if row is not None and not row.labelled:
                 return True, n
         return self.count <= SCAN_LIMIT, None

@@ -21,6 +21,7 @@ from w2c_tui.tui.bindings import REVIEW_BINDINGS
 from w2c_tui.tui.review_state import Notice
 from w2c_tui.tui.review_views import ReviewController
 from w2c_tui.tui.screens.review_dialogs import ReviewDialogs
+from w2c_tui.tui.screens.review_prefetch import Prefetch
 from w2c_tui.tui.screens.review_retry import RETRY_TICK_S, LabelRetry
 from w2c_tui.tui.unsaved_answers import log_unsaved
 from w2c_tui.tui.widgets.guidelines import GuidelinesPanel
@@ -81,6 +82,10 @@ class ReviewScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.prefetch = Prefetch(
+            self, self.state.cursor, self.query_one(ItemView), self.query_one(ResponsesPanel)
+        )
+        """Reads the next items and renders their panes while the annotator reads this one."""
         settings = getattr(self.app, "settings", None)
         if settings is not None:
             self.query_one(ItemView).set_reactive(ItemView.tools_open, settings.tools_json)
@@ -142,6 +147,7 @@ class ReviewScreen(Screen[None]):
             line.display = bool(state.previous)
             line.update(state.previous or "")
         self.update_status()
+        self.prefetch.schedule()
 
     def update_status(self) -> None:
         """Refresh the header line (progress is counted again only after a change)."""

@@ -18,12 +18,19 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.reactive import reactive
+from textual.widget import Widget
 from textual.widgets import Static
 
 from w2c_tui.config import save_tools_view
 from w2c_tui.domain.blind import Fact, metadata
 from w2c_tui.domain.labels import LABELS, Label
 from w2c_tui.domain.models import Item
+from w2c_tui.tui.widgets.prerendered import (
+    Prerendered,
+    RenderTarget,
+    VisualCache,
+    scroll_targets,
+)
 
 MAX_TOOL_LINES = 400
 LONG_TEXT = 3000
@@ -62,9 +69,13 @@ class ItemView(VerticalScroll):
         self._item: Item | None = None
         self._facts: tuple[Fact, ...] | None = None
         self._title: str | None = None
+        self.bodies: VisualCache[BodyKey] = VisualCache()
+        """The last items' rendered lines (and those read ahead: `ReviewScreen`)."""
 
     def compose(self) -> ComposeResult:
-        yield Static("", id="item-body")
+        body = Static("", id="item-body")
+        body.set_reactive(Widget.auto_links, False)  # no links in an item: lines used as made
+        yield body
 
     def show(
         self,
@@ -104,30 +115,58 @@ class ItemView(VerticalScroll):
         except (OSError, ValueError) as error:
             self.notify(f"Could not remember it: {error}", severity="warning", markup=False)
 
+    def render_targets(self) -> tuple[RenderTarget, ...]:
+        """Where an item's lines will be painted: the body's width without and with the
+        scrollbar a long item brings."""
+        return scroll_targets(self, self.query_one("#item-body", Static), 0)
+
     def _refresh_all(self) -> None:
         item = self._item
         body = self.query_one("#item-body", Static)
         if item is None:
             body.update("No item to show: the filter keeps nothing, or the dataset is empty.")
             return
-        question = Panel(
-            clipped(item.question),
-            title=Text(self._title or f"item {item.position + 1} · {item.uuid}"),
-            title_align="left",
-            padding=(1, 1),
-        )
         facts = metadata(item) if self._facts is None else self._facts
-        parts: list[RenderableType] = [question, _meta(item, facts, self.blind), Text("")]
-        if self.tools_open and item.tools:
-            parts += [
-                _tools_head(item, True),
-                Text(""),
-                _answers(item, self.blind),
-                _tools(item),
-            ]
-        else:
-            parts += [_tools_head(item, False), Text(""), _answers(item, self.blind)]
-        body.update(Group(*parts))
+        key = body_key(item, self.blind, facts, self._title, self.tools_open)
+        visual = self.bodies.get(key, item)
+        if visual is None:
+            body_style = body.visual_style.rich_style
+            visual = Prerendered(
+                item_body(item, self.blind, facts, self._title, self.tools_open), body_style
+            )
+            self.bodies.put(key, item, visual)
+        if body.content is not visual:  # the same item again (after a label): nothing to do
+            body.update(visual)
+
+
+BodyKey = tuple[int, bool, tuple[Fact, ...], str | None, bool]
+
+
+def body_key(
+    item: Item, blind: bool, facts: tuple[Fact, ...], title: str | None, tools_open: bool
+) -> BodyKey:
+    """What the item pane's lines depend on besides the item itself."""
+    return (item.id, blind, facts, title, tools_open)
+
+
+def item_body(
+    item: Item, blind: bool, facts: tuple[Fact, ...], title: str | None, tools_open: bool
+) -> RenderableType:
+    """The item pane's content: the question in a titled panel, the metadata line, the tools
+    (signatures, or full JSON after the answers) and the four answers. Pure: safe to build off
+    the UI thread."""
+    question = Panel(
+        clipped(item.question),
+        title=Text(title or f"item {item.position + 1} · {item.uuid}"),
+        title_align="left",
+        padding=(1, 1),
+    )
+    parts: list[RenderableType] = [question, _meta(item, facts, blind), Text("")]
+    if tools_open and item.tools:
+        parts += [_tools_head(item, True), Text(""), _answers(item, blind), _tools(item)]
+    else:
+        parts += [_tools_head(item, False), Text(""), _answers(item, blind)]
+    return Group(*parts)
 
 
 def _tools_head(item: Item, open_: bool) -> RenderableType:

@@ -10,6 +10,7 @@ from rich.highlighter import JSONHighlighter
 from rich.table import Table
 from rich.text import Text
 from textual.containers import VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Static
 
 from w2c_tui.domain.labels import LABELS, Label, RaterKind, VerdictStatus
@@ -17,6 +18,12 @@ from w2c_tui.domain.models import Verdict
 from w2c_tui.domain.names import printable
 from w2c_tui.tui.cards import Card
 from w2c_tui.tui.widgets.item_view import LONG_TEXT, clipped
+from w2c_tui.tui.widgets.prerendered import (
+    Prerendered,
+    RenderTarget,
+    VisualCache,
+    scroll_targets,
+)
 
 if TYPE_CHECKING:
     from w2c_tui.tui.review_state import PendingLabel
@@ -49,6 +56,35 @@ class ResponseCard(Static):
     ResponseCard.-unsaved { border: heavy $error; border-subtitle-color: $error; }
     """
 
+    def __init__(self, *, markup: bool = False) -> None:
+        super().__init__(markup=markup)
+        self.set_reactive(Widget.auto_links, False)  # no links in a card: lines used as made
+        self.titles: tuple[str, str] | None = None
+        """The border's title and subtitle shown (set again only when they change: each set
+        repaints the card)."""
+
+    def show_titles(self, title: str, subtitle: str) -> None:
+        """Title and subtitle on the border (a Text: never read as markup)."""
+        if self.titles != (title, subtitle):
+            self.titles = (title, subtitle)
+            self.border_title = Text(title)
+            self.border_subtitle = Text(subtitle)
+
+
+CardKey = tuple[object, int, str | None, "PendingLabel | None"]
+
+
+def card_key(card: Card, annotator: str | None, pending: PendingLabel | None) -> CardKey:
+    """What a card's lines depend on besides the card itself."""
+    unit = card.response.id if card.response is not None else card.target_model
+    return (unit, card.number, annotator, pending)
+
+
+def card_body(card: Card, annotator: str | None, pending: PendingLabel | None) -> RenderableType:
+    """A card's content: the response, what is revealed of it, the scores. Pure: safe to
+    build off the UI thread."""
+    return _render(card, annotator, pending)
+
 
 class ResponsesPanel(VerticalScroll):
     """Cards for the current item; the screen says which one is selected."""
@@ -57,6 +93,19 @@ class ResponsesPanel(VerticalScroll):
     ResponsesPanel { padding: 0 1; }
     ResponsesPanel > .responses--empty { color: $text-muted; padding: 1; }
     """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.bodies: VisualCache[CardKey] = VisualCache(32)
+        """The last cards' rendered lines (and those read ahead: `ReviewScreen`)."""
+
+    def render_targets(self) -> tuple[RenderTarget, ...]:
+        """Where a card's lines will be painted: the cards' content width without and with
+        the scrollbar many lines bring; none while no card is on screen."""
+        card = next(iter(self.query(ResponseCard)), None)
+        if card is None:
+            return ()
+        return scroll_targets(self, card, card.styles.gutter.width + card.styles.margin.width)
 
     def show(
         self,
@@ -96,9 +145,15 @@ class ResponsesPanel(VerticalScroll):
                 and unsaved.response_id == card.response.id
                 else None
             )
-            widget.update(_render(card, annotator, pending))
-            widget.border_title = Text(_title(card))  # a Text is never read as markup
-            widget.border_subtitle = Text(_subtitle(card, pending, selected is not None))
+            key = card_key(card, annotator, pending)
+            visual = self.bodies.get(key, card)
+            if visual is None:
+                style = widget.visual_style.rich_style if widget.is_mounted else None
+                visual = Prerendered(card_body(card, annotator, pending), style)
+                self.bodies.put(key, card, visual)
+            if widget.content is not visual:
+                widget.update(visual)
+            widget.show_titles(_title(card), _subtitle(card, pending, selected is not None))
             widget.set_class(index == selected, "-selected")
             widget.set_class(card.mine is not None, "-labelled")
             widget.set_class(pending is not None, "-unsaved")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual.content import Content
 from textual.widget import Widget
 
 from w2c_tui.domain.models import Progress
@@ -22,14 +23,19 @@ class StatusBar(Widget):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._text = Text()
+        self._content: Content | None = None
+        """`_text` as Textual renders it (converted once, not on every paint)."""
 
-    def render(self) -> Text:
-        return self._text
+    def render(self) -> Content:
+        if self._content is None:
+            self._content = Content.from_rich_text(self._text, console=self.app.console)
+        return self._content
 
     def update(self, text: Text) -> None:
         """Show `text` (repainted only when it differs)."""
         if text != self._text:
             self._text = text
+            self._content = None
             self.refresh()
 
     def show(
