@@ -18,7 +18,7 @@ from sqlalchemy.orm import aliased
 from sqlmodel import col
 
 from w2c_tui.db.checklist import flag_on
-from w2c_tui.db.item_search import search_condition
+from w2c_tui.db.item_search import Search, search_condition
 from w2c_tui.db.tables import (
     AssignmentPlanRow,
     AssignmentRow,
@@ -44,8 +44,9 @@ class ListSpec:
     rater_id: int | None
     salt: int = 0
     """The annotator's own key (domain.team.annotator_key) for the shuffled order."""
-    indexed_search: bool = False
-    """Whether the search may use SQLite's trigram table (db/item_search.py)."""
+    search: Search | None = None
+    """The filter's search made ready for this database's index (db/item_search); a search
+    not made ready scans."""
 
     @property
     def units(self) -> AssignUnits:
@@ -153,7 +154,7 @@ def conditions(spec: ListSpec) -> list[Any]:
     if flt.flag:
         out.append(flag_condition(flt.flag))
     if flt.search:
-        out.append(search_condition(flt.search, indexed=spec.indexed_search))
+        out.append(search_condition(spec.search or Search(flt.search)))
     if flt.finished_only:  # blind: gold and other raters only about units already labelled
         out.append(labelled_condition(spec))
         if spec.mode is ReviewMode.RESPONSES:  # an item without responses is not finished

@@ -16,7 +16,7 @@ from w2c_tui.db.item_filters import ListSpec, conditions, human_current, labelle
 from w2c_tui.db.item_filters import order_key as list_key
 from w2c_tui.db.item_lines import line as _line
 from w2c_tui.db.item_lines import line_query as _line_query
-from w2c_tui.db.item_search import has_search_index
+from w2c_tui.db.item_search import SearchIndex, resolve, search_index
 from w2c_tui.db.tables import ItemRow, LabelRow, ResponseRow
 from w2c_tui.domain.errors import NotFoundError
 from w2c_tui.domain.models import Item, ItemDetail, Progress
@@ -30,14 +30,14 @@ class ItemQueries:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._details = ItemDetails(engine)
-        self._indexed_search: bool | None = None
+        self._search_index: SearchIndex | None = None
 
     @property
-    def indexed_search(self) -> bool:
-        """Whether searches use the trigram table (looked up once)."""
-        if self._indexed_search is None:
-            self._indexed_search = has_search_index(self.engine)
-        return self._indexed_search
+    def search_index(self) -> SearchIndex:
+        """How searches are answered here (looked up once)."""
+        if self._search_index is None:
+            self._search_index = search_index(self.engine)
+        return self._search_index
 
     def _spec(
         self,
@@ -47,10 +47,17 @@ class ItemQueries:
         mode: ReviewMode,
         rater_id: int | None,
         salt: int,
+        *,
+        searching: bool = True,
     ) -> ListSpec:
+        """The list's spec; `searching=False` where no condition is built from it (the search
+        is then not looked up: on PostgreSQL that is a query)."""
         ds = dataset_row(session, dataset)
         assert ds.id is not None
-        return ListSpec(ds.id, flt, mode, rater_id, salt, self.indexed_search)
+        search = None
+        if flt.search and searching:
+            search = resolve(session.connection(), flt.search, self.search_index)
+        return ListSpec(ds.id, flt, mode, rater_id, salt, search)
 
     def count(
         self,
@@ -122,7 +129,8 @@ class ItemQueries:
             if dataset is None:
                 spec = ListSpec(0, flt or ItemFilter(), mode, rater_id)
             else:
-                spec = self._spec(session, dataset, flt or ItemFilter(), mode, rater_id, 0)
+                flt = flt or ItemFilter()
+                spec = self._spec(session, dataset, flt, mode, rater_id, 0, searching=False)
             query = _line_query(spec)
             found = {
                 row[0]: _line(*row)
