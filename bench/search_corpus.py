@@ -11,12 +11,16 @@ phrases of the real file mostly occur only in the first pass.
 from __future__ import annotations
 
 import json
+import os
 import random
 import uuid
 from pathlib import Path
 from typing import Any
 
-WHEN2CALL_JUDGE = Path("/work/shared/data/when2call/when2call_test_llm_judge.jsonl")
+SHARED_DATA = Path(
+    os.environ.get("W2C_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")
+)
+WHEN2CALL_JUDGE = SHARED_DATA / "when2call" / "when2call_test_llm_judge.jsonl"
 """Where the When2Call LLM-judge test file lies here (`--source` names another copy)."""
 
 
