@@ -134,6 +134,7 @@ def load(model: str, device: str, dtype: str) -> LoadedModel:
             model, dtype=getattr(torch, dtype), local_files_only=True
         )
         net = net.to(device).eval()
+        fuse_activations(net)
     except (OSError, ValueError) as exc:
         raise _not_found(model, exc) from exc
     except (RuntimeError, MemoryError) as exc:
@@ -151,6 +152,24 @@ def load(model: str, device: str, dtype: str) -> LoadedModel:
         max_length=model_max_length(net.config, tokenizer),
         pad_id=int(pad),
     )
+
+
+def fuse_activations(model: Any) -> int:
+    """Swap GPT-2's `gelu_new` modules (the tanh formula written as six tensor operations) for
+    `gelu_pytorch_tanh`, the same formula in one fused kernel; returns how many were swapped.
+
+    On the CPU the six operations were ~13% of a log-prob run's forward time on a small GPT-2
+    (each one a pass over the MLP's activations). The values differ from the unfused ones by
+    float rounding only (bench_mcq.py checks every log-likelihood against lm-eval's)."""
+    from transformers.activations import GELUTanh, NewGELUActivation
+
+    swapped = 0
+    for module in list(model.modules()):
+        for name, child in list(module.named_children()):
+            if type(child) is NewGELUActivation:
+                setattr(module, name, GELUTanh())
+                swapped += 1
+    return swapped
 
 
 def config_hash(model: str) -> str | None:
