@@ -127,6 +127,7 @@ class TransformersExecutor:
             "threads": self.threads.threads,
             "threads_because": self.threads.reason,
             "omp_wait_policy": "passive" if self.passive_waits else "default",
+            "gelu_new_fused": loaded.fused_activations,
             **self._mcq_plan(loaded),
         }
 

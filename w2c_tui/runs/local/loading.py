@@ -27,6 +27,8 @@ class LoadedModel:
     dtype: str
     max_length: int
     pad_id: int
+    fused_activations: int = 0
+    """gelu_new modules computed by the fused kernel instead (`fuse_activations`)."""
 
 
 def oom_message(where: str) -> str:
@@ -163,7 +165,7 @@ def load(model: str, device: str, dtype: str) -> LoadedModel:
             model, config=config, dtype=getattr(torch, dtype), local_files_only=True
         )
         net = net.to(device).eval()
-        fuse_activations(net)
+        fused = fuse_activations(net)
     except (OSError, ValueError) as exc:
         raise _not_found(model, exc) from exc
     except (RuntimeError, MemoryError) as exc:
@@ -180,6 +182,7 @@ def load(model: str, device: str, dtype: str) -> LoadedModel:
         dtype=dtype,
         max_length=model_max_length(net.config, tokenizer),
         pad_id=int(pad),
+        fused_activations=fused,
     )
 
 
