@@ -90,6 +90,28 @@ def test_describe_identifies_the_computation() -> None:
     assert info["model_path"] == str(tiny_model_dir("gpt2").resolve())
     assert len(info["model_config_hash"]) == 16
     assert {"torch", "transformers"} <= set(info)
+    assert info["gelu_new_fused"] == 2  # the tiny GPT-2's two MLPs
+
+
+def test_gelu_new_runs_fused_with_the_same_values() -> None:
+    """gelu_new (six tensor operations) is swapped for the same tanh formula in one kernel;
+    the log-probabilities stay within float rounding of the unfused model's."""
+    import torch
+    from transformers import AutoModelForCausalLM
+    from transformers.activations import NewGELUActivation
+
+    from w2c_tui.runs.local.loading import load
+
+    path = tiny_model_dir("gpt2")
+    loaded = load(str(path), "cpu", "float32")
+    plain = AutoModelForCausalLM.from_pretrained(path, dtype=torch.float32).eval()
+    assert not any(isinstance(m, NewGELUActivation) for m in loaded.model.modules())
+    assert any(isinstance(m, NewGELUActivation) for m in plain.modules())
+    ids = torch.arange(1, 300).unsqueeze(0)
+    with torch.inference_mode():
+        fused = torch.log_softmax(loaded.model(input_ids=ids).logits, dim=-1)
+        unfused = torch.log_softmax(plain(input_ids=ids).logits, dim=-1)
+    assert torch.allclose(fused, unfused, rtol=0, atol=1e-5)
 
 
 def test_should_stop_ends_the_run_between_batches() -> None:

@@ -70,3 +70,42 @@ def test_the_user_decides_first(machine: Path, monkeypatch: pytest.MonkeyPatch) 
     assert threads.plan_threads(3) == threads.ThreadPlan(3, "--threads")
     monkeypatch.setenv("OMP_NUM_THREADS", "2")
     assert threads.plan_threads() == threads.ThreadPlan(2, "OMP_NUM_THREADS")
+
+
+def test_a_sample_over_the_imports_leaves_out_this_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The sample runs while this process imports torch: its own CPU time is not others'."""
+    clock = iter([10.0, 12.0, 12.0])  # made; read 2 s later (no wait: longer than SAMPLE_S)
+    monkeypatch.setattr(threads.time, "monotonic", lambda: next(clock))
+    cpus = iter([[100.0, 50.0], [101.5, 52.5]])  # 4 busy CPU-seconds in the 2 s
+    monkeypatch.setattr(threads, "_busy_times", lambda: next(cpus))
+    own = iter([3.0, 5.0])  # 2 of them this process's
+    monkeypatch.setattr(threads, "_own_cpu", lambda: next(own))
+    monkeypatch.setattr(threads.time, "sleep", lambda _s: pytest.fail("waited"))
+    assert threads.BusySample().busy() == pytest.approx(1.0)
+
+
+def test_a_short_sample_is_waited_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    slept: list[float] = []
+    clock = iter([10.0, 10.1, 10.25])
+    monkeypatch.setattr(threads.time, "monotonic", lambda: next(clock))
+    monkeypatch.setattr(threads.time, "sleep", slept.append)
+    monkeypatch.setattr(threads, "_busy_times", lambda: [1.0])
+    monkeypatch.setattr(threads, "_own_cpu", lambda: 0.0)
+    assert threads.BusySample().busy() == 0.0 and slept == [pytest.approx(0.15)]
+
+
+def test_the_plan_reads_a_running_sample(machine: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    class Sample:
+        def busy(self) -> float:
+            return 1.2
+
+    monkeypatch.setattr(threads, "busy_cores", lambda: pytest.fail("slept for a sample"))
+    plan = threads.plan_threads(sample=Sample())  # type: ignore[arg-type]
+    assert plan.threads == 3 and "1.2 busy now" in plan.reason
+
+
+def test_a_real_sample_reads_a_number_of_cores() -> None:
+    busy = threads.BusySample().busy(0.05)
+    assert busy is not None and 0.0 <= busy <= (threads.os.cpu_count() or 1)

@@ -20,8 +20,8 @@ from w2c_tui.runs.local.loading import (
     resolve_device,
     resolve_dtype,
 )
+from w2c_tui.runs.local.threads import BusySample, ThreadPlan, decided, passive_waits, plan_threads
 from w2c_tui.runs.local.threads import apply as apply_threads
-from w2c_tui.runs.local.threads import passive_waits, plan_threads
 from w2c_tui.runs.mcq_index import mcq_index_prompt_version
 from w2c_tui.runs.prompts import CHAT, TemplateError, check_template, template_hash
 from w2c_tui.runs.prompts.chat import NO_CHAT_TEMPLATE, chat_template_hash
@@ -38,10 +38,19 @@ class TransformersExecutor:
         self.config = config
         self.options = config.options_as(TransformersOptions)
         self._models = models
-        self.threads = plan_threads(self.options.threads)
+        self._threads = decided(self.options.threads)
+        self._busy = BusySample() if self._threads is None else None  # read in check()
         self.passive_waits = passive_waits()
         self._loaded: LoadedModel | None = None
         self._judge_prompt: JudgePrompt | None = None
+
+    @property
+    def threads(self) -> ThreadPlan:
+        """The thread plan, decided once: other processes' load is sampled from the executor's
+        creation on (imports included) to the first use."""
+        if self._threads is None:
+            self._threads = plan_threads(self.options.threads, self._busy)
+        return self._threads
 
     def _prompt(self) -> JudgePrompt:
         if self._judge_prompt is None:
@@ -118,6 +127,7 @@ class TransformersExecutor:
             "threads": self.threads.threads,
             "threads_because": self.threads.reason,
             "omp_wait_policy": "passive" if self.passive_waits else "default",
+            "gelu_new_fused": loaded.fused_activations,
             **self._mcq_plan(loaded),
         }
 

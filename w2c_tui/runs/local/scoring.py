@@ -34,17 +34,43 @@ def accepts_logits_to_keep(model: Any) -> bool:
     return "logits_to_keep" in inspect.signature(model.forward).parameters
 
 
+def _greedy(logp: Any, tok: Any) -> bool:
+    """Whether `tok` is `logp.argmax(dim=-1)` on every row (lm-eval's is_greedy), without the
+    argmax: on the CPU argmax is a slow scalar loop (~2 ms for 130 × 8192 here), `amax` is
+    vectorised (~0.2 ms). A row is greedy when its target holds the row's maximum and no
+    earlier position holds it too (argmax returns the first); the tie case goes to argmax."""
+    top = logp.amax(dim=-1)
+    if not bool((logp.gather(1, tok.unsqueeze(-1)).squeeze(-1) == top).all()):
+        return False
+    return bool((logp.argmax(dim=-1) == tok).all())
+
+
 def _row_score(logits: Any, targets: list[int]) -> ChoiceScore:
     """Sum of log-softmax at the target ids (in the logits' dtype, as lm-eval does)."""
+    return _segment_scores(logits, [targets])[0]
+
+
+def _segment_scores(logits: Any, segments: Sequence[list[int]]) -> list[ChoiceScore]:
+    """`_row_score` of consecutive segments of `logits`, one log-softmax and one gather for
+    all of them (row-wise, so each value is what a pass per segment gives)."""
     import torch
 
-    if not targets:
-        return ChoiceScore(0.0, True, 0)
-    logp = torch.log_softmax(logits, dim=-1)
-    tok = torch.tensor(targets, device=logits.device)
-    greedy = bool((logp.argmax(dim=-1) == tok).all())
-    ll = float(logp.gather(1, tok.unsqueeze(-1)).sum())
-    return ChoiceScore(ll, greedy, len(targets))
+    flat = [t for seg in segments for t in seg]
+    if not flat:
+        return [ChoiceScore(0.0, True, 0) for _ in segments]
+    logp = torch.log_softmax(logits[: len(flat)], dim=-1)
+    tok = torch.tensor(flat, device=logits.device)
+    picked = logp.gather(1, tok.unsqueeze(-1)).squeeze(-1)
+    scores, offset = [], 0
+    for seg in segments:
+        end = offset + len(seg)
+        if not seg:
+            scores.append(ChoiceScore(0.0, True, 0))
+            continue
+        ll = float(picked[offset:end].sum())
+        scores.append(ChoiceScore(ll, _greedy(logp[offset:end], tok[offset:end]), len(seg)))
+        offset = end
+    return scores
 
 
 def score_full(model: Any, ctx: list[int], cont: list[int], max_length: int) -> ChoiceScore:
@@ -195,6 +221,9 @@ def _packed_rows(
     ).logits
     result: list[list[ChoiceScore]] = []
     for b, item in enumerate(items):
+        if all(item.conts):  # segment j has len(cont_j) positions: they tile the row
+            result.append(_segment_scores(logits[b], item.conts))
+            continue
         offset, scores = 0, []
         for segment, cont in zip(_segments(item), item.conts, strict=True):
             scores.append(_row_score(logits[b, offset : offset + len(cont)], cont))

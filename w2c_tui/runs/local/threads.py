@@ -2,8 +2,11 @@
 affinity and cgroup quota) less what other processes keep busy now, at least one; and OpenMP
 threads that sleep while they wait instead of spinning.
 
-"Busy now" is a short sample of the usable CPUs' busy time (SAMPLE_S, from /proc/stat through
-psutil), taken while this process waits. The 1-minute load average, used before, still holds
+"Busy now" is a sample of the usable CPUs' busy time (from /proc/stat through psutil) less this
+process's own CPU time: it starts when the executor is made and is read when the model is about
+to load, so the imports of torch and transformers (seconds) are the window and nothing waits for
+it; a window shorter than SAMPLE_S is waited out. (Before, the process slept SAMPLE_S to take
+the sample: 0.25 s of every run.) The 1-minute load average, used before, still holds
 processes that have finished, our own included: right after a run an idle machine read 0.9 and
 the next run got 1 thread of 2 (33 s instead of 29 s). The load average remains the fallback
 where the CPU times cannot be read.
@@ -20,6 +23,7 @@ from __future__ import annotations
 import math
 import os
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,15 +57,24 @@ def usable_cores() -> int:
     return max(1, cores)
 
 
-def plan_threads(requested: int | None = None) -> ThreadPlan:
-    """The plan: `requested` (--threads), else OMP_NUM_THREADS, else the free usable cores."""
+def decided(requested: int | None = None) -> ThreadPlan | None:
+    """The plan when the user decides it: `requested` (--threads), else OMP_NUM_THREADS."""
     if requested:
         return ThreadPlan(requested, "--threads")
     env = os.environ.get("OMP_NUM_THREADS", "")
     if env.isdigit() and int(env) > 0:
         return ThreadPlan(int(env), "OMP_NUM_THREADS")
+    return None
+
+
+def plan_threads(requested: int | None = None, sample: BusySample | None = None) -> ThreadPlan:
+    """The plan: `requested` (--threads), else OMP_NUM_THREADS, else the free usable cores
+    (other processes' busy share from `sample` where given, else from a SAMPLE_S wait)."""
+    plan = decided(requested)
+    if plan is not None:
+        return plan
     cores = usable_cores()
-    busy = busy_cores()
+    busy = sample.busy() if sample is not None else busy_cores()
     if busy is not None:
         free = max(1, min(cores, math.floor(cores - busy + 0.5)))
         return ThreadPlan(free, f"{cores} usable core(s), {busy:.1f} busy now")
@@ -89,6 +102,56 @@ def busy_cores(sample_s: float = SAMPLE_S) -> float | None:
         return None
     picked = [p for i, p in enumerate(shares) if allowed is None or i in allowed]
     return float(sum(picked or shares)) / 100.0
+
+
+class BusySample:
+    """How many of this process's CPUs other processes keep busy from now until `busy()`: the
+    usable CPUs' busy time over the window less this process's own CPU time (all its threads),
+    so the process can work meanwhile (import torch) instead of sleeping through the sample."""
+
+    def __init__(self) -> None:
+        self.started = time.monotonic()
+        self.own = _own_cpu()
+        self.cpus = _busy_times()
+
+    def busy(self, min_s: float = SAMPLE_S) -> float | None:
+        """Busy cores (None where the CPU times cannot be read); waits out a window shorter
+        than `min_s`."""
+        left = min_s - (time.monotonic() - self.started)
+        if left > 0:
+            time.sleep(left)
+        now = _busy_times()
+        wall = time.monotonic() - self.started
+        if self.cpus is None or now is None or wall <= 0:
+            return None
+        others = sum(now) - sum(self.cpus) - (_own_cpu() - self.own)
+        return max(0.0, others / wall)
+
+
+def _own_cpu() -> float:
+    times = os.times()
+    return times.user + times.system
+
+
+def _busy_times() -> list[float] | None:
+    """Busy seconds so far of each CPU in the affinity mask (psutil's busy: all but idle and
+    iowait, guest time counted once)."""
+    try:
+        allowed = os.sched_getaffinity(0)
+    except (AttributeError, OSError):
+        allowed = None
+    try:
+        per_cpu = psutil.cpu_times(percpu=True)
+    except (OSError, RuntimeError, NotImplementedError):
+        return None
+    busy = []
+    for i, cpu in enumerate(per_cpu):
+        if allowed is not None and i not in allowed:
+            continue
+        fields = cpu._asdict()
+        total = sum(fields.values()) - fields.get("guest", 0.0) - fields.get("guest_nice", 0.0)
+        busy.append(total - fields.get("idle", 0.0) - fields.get("iowait", 0.0))
+    return busy or None
 
 
 def passive_waits() -> bool:
