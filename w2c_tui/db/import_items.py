@@ -4,11 +4,17 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from sqlalchemy import bindparam, insert, text, update
+from sqlalchemy import Connection, bindparam, insert, text, update
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, func, select
 
 from w2c_tui.db.convert import dumps
+from w2c_tui.db.item_search import (
+    BULK_HASH_BYTES,
+    FTS5_HASH_BYTES,
+    INDEXED_CHARS,
+    SEARCH_TABLE,
+)
 from w2c_tui.db.tables import ItemRow
 from w2c_tui.domain.records import ImportReport, ItemRecord
 from w2c_tui.domain.team import shuffle_key
@@ -18,6 +24,9 @@ BULK_SEARCH_ROWS = 500
 """From this many new items on, SQLite's search index is filled in one statement (see
 _insert_items)."""
 SEARCH_TRIGGER = "item_search_insert"
+SPEC_CACHE = 20_000
+"""At most this many tool specs' JSON kept while building rows (a file whose every tool is
+different would otherwise hold each twice)."""
 
 
 def store_items(
@@ -45,10 +54,12 @@ def store_items(
     new_rows: list[dict[str, object]] = []
     unchanged = 0
     changed: list[str] = []
+    specs: dict[str, str] = {}  # the file's tool specs, each encoded once (see _texts_json)
     for record in items:
-        digest = record.content_hash()
+        if len(specs) > SPEC_CACHE:
+            specs.clear()
         if record.uuid in existing:
-            if existing[record.uuid] == digest:
+            if existing[record.uuid] == record.content_hash():
                 unchanged += 1
                 if record.raw is not None and record.uuid in no_raw:
                     backfill.append({"row_id": no_raw[record.uuid], "raw": record.raw})
@@ -56,7 +67,7 @@ def store_items(
                 changed.append(record.uuid)
             continue
         position += 1
-        new_rows.append(_item_values(record, dataset_id, position, digest))
+        new_rows.append(_item_values(record, dataset_id, position, specs))
     _insert_items(session, new_rows)
     if backfill:  # items imported before their lines were kept get them now (same content)
         session.connection().execute(
@@ -78,7 +89,11 @@ def _insert_items(session: Session, rows: list[dict[str, object]]) -> None:
     On SQLite a large import fills the search index once, after the rows, instead of through
     the per-row trigger: the trigger is dropped and created again inside this transaction,
     which holds the write lock, so no other connection ever sees the table without it, and a
-    rollback restores it with everything else. 20,000 items: 7.1 s → 3.2 s in SQLite."""
+    rollback restores it with everything else. 20,000 items: 7.1 s → 3.2 s in SQLite.
+
+    While it fills the index, FTS5 may hold BULK_HASH_BYTES of new entries in memory (its
+    `hashsize`; at the default 1 MiB it writes and merges small segments over and over: 8.3 s
+    of CPU for 100,000 items, 4.9 s with 64 MiB); the setting is put back before the commit."""
     if not rows:
         return
     table = ItemRow.__table__  # type: ignore[attr-defined]
@@ -98,30 +113,47 @@ def _insert_items(session: Session, rows: list[dict[str, object]]) -> None:
             connection.execute(text("SELECT COALESCE(MAX(id), 0) FROM item")).scalar_one()
         )
         connection.execute(text(f"DROP TRIGGER {SEARCH_TRIGGER}"))
+        hash_bytes = connection.execute(
+            text(f"SELECT v FROM {SEARCH_TABLE}_config WHERE k = 'hashsize'")
+        ).scalar_one_or_none()
     for start in range(0, len(rows), ITEM_BATCH):
         connection.execute(insert(table), rows[start : start + ITEM_BATCH])
     if trigger is not None:
+        _set_hashsize(connection, BULK_HASH_BYTES)
         connection.execute(
             text(
-                "INSERT INTO item_search(rowid, question, uuid) "
-                "SELECT id, substr(question, 1, 20000), uuid FROM item WHERE id > :first"
+                f"INSERT INTO {SEARCH_TABLE}(rowid, question, uuid) "
+                f"SELECT id, substr(question, 1, {INDEXED_CHARS}), uuid FROM item "
+                "WHERE id > :first"
             ),
             {"first": first_id},
         )
-        connection.execute(text(str(trigger)))
+        _set_hashsize(connection, FTS5_HASH_BYTES if hash_bytes is None else int(hash_bytes))
+        connection.exec_driver_sql(str(trigger))  # as stored: no bind parameters read into it
+
+
+def _set_hashsize(connection: Connection, nbytes: int) -> None:
+    """FTS5's `hashsize` for the search table: how many bytes of new index entries it holds in
+    memory before writing a segment out (a setting stored in the database)."""
+    connection.execute(
+        text(f"INSERT INTO {SEARCH_TABLE}({SEARCH_TABLE}, rank) VALUES ('hashsize', :n)"),
+        {"n": nbytes},
+    )
 
 
 def _item_values(
-    record: ItemRecord, dataset_id: int, position: int, digest: str
+    record: ItemRecord, dataset_id: int, position: int, specs: dict[str, str]
 ) -> dict[str, object]:
+    tools_json = _texts_json(record.tools, specs)
+    answers_json = dumps([list(a) for a in record.answers])
     return {
         "dataset_id": dataset_id,
         "uuid": record.uuid,
         "position": position,
         "kind": record.kind.value,
         "question": record.question,
-        "tools_json": dumps(list(record.tools)),
-        "answers_json": dumps([list(a) for a in record.answers]),
+        "tools_json": tools_json,
+        "answers_json": answers_json,
         "gold": record.gold.value if record.gold else None,
         "n_tools": len(record.tools),
         "source": record.source,
@@ -130,7 +162,20 @@ def _item_values(
         "target_tool": record.target_tool,
         "orig_question": record.orig_question,
         "extra_json": dumps(record.extra),
-        "content_hash": digest,
+        # the same hash as record.content_hash(), the two lists not encoded a second time
+        "content_hash": record.content_hash_from(tools_json, answers_json),
         "shuffle_key": shuffle_key(record.uuid),
         "raw_line": record.raw,
     }
+
+
+def _texts_json(texts: tuple[str, ...], encoded: dict[str, str]) -> str:
+    """dumps(list(texts)), taking each string's JSON from `encoded` when it is there (and
+    leaving it there): files repeat their tool specs, ~1 KiB each with many quotes to escape."""
+    parts: list[str] = []
+    for spec in texts:
+        json_text = encoded.get(spec)
+        if json_text is None:
+            json_text = encoded[spec] = dumps(spec)
+        parts.append(json_text)
+    return "[" + ",".join(parts) + "]"

@@ -25,6 +25,10 @@ from sqlmodel import col
 from w2c_tui.db.tables import ItemRow
 
 SEARCH_TABLE = "item_search"
+BULK_HASH_BYTES = 64 << 20
+"""FTS5's pending-index memory while a large import indexes its items (db/import_items)."""
+FTS5_HASH_BYTES = 1 << 20
+"""FTS5's own default for it."""
 PG_INDEXES = ("ix_item_question_trgm", "ix_item_uuid_trgm")
 INDEXED_CHARS = 20_000
 MIN_INDEXED_SEARCH = 3
