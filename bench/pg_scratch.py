@@ -14,3 +14,11 @@ def fresh_pg(server_url: str, name: str) -> str:
         connection.execute(text(f'CREATE DATABASE "{name}"'))
     admin.dispose()
     return make_url(server_url).set(database=name).render_as_string(hide_password=False)
+
+
+def drop_pg(server_url: str, name: str) -> None:
+    """Drop the scratch database `name` (closing whatever still connects to it)."""
+    admin = create_engine(server_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
