@@ -228,3 +228,25 @@ def test_the_search_trigger_and_fts_setting_come_back(
         )
     engine.dispose()
     assert services.review.count("t", ItemFilter(search="late needle"), QA, None) == 1
+
+
+def test_the_column_json_is_what_dumps_writes() -> None:
+    """The tools/answers columns are written string by string; the text is json.dumps's."""
+    odd = [
+        "",
+        'a "quoted" \\ back',
+        "\x00\x1f\t\n",
+        "\u2028\u2029",
+        "Zürich 東京",
+        "\ud800",
+        "é" * 9,
+    ]
+    assert import_items._texts_json(tuple(odd), {}) == _compact(odd)
+    encoded: dict[str, str] = {}
+    for _ in range(2):  # the second time from `encoded`
+        assert import_items._texts_json((odd[1], odd[4], odd[1]), encoded) == _compact(
+            [odd[1], odd[4], odd[1]]
+        )
+    answers = tuple(zip(odd, reversed(odd), strict=True))
+    assert import_items._answers_json(answers) == _compact([list(a) for a in answers])
+    assert import_items._answers_json(()) == "[]"

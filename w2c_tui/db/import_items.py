@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from json.encoder import encode_basestring
 
 from sqlalchemy import Connection, bindparam, insert, text, update
 from sqlalchemy import select as sa_select
@@ -145,7 +146,7 @@ def _item_values(
     record: ItemRecord, dataset_id: int, position: int, specs: dict[str, str]
 ) -> dict[str, object]:
     tools_json = _texts_json(record.tools, specs)
-    answers_json = dumps([list(a) for a in record.answers])
+    answers_json = _answers_json(record.answers)
     return {
         "dataset_id": dataset_id,
         "uuid": record.uuid,
@@ -161,7 +162,7 @@ def _item_values(
         "held_out_param": record.held_out_param,
         "target_tool": record.target_tool,
         "orig_question": record.orig_question,
-        "extra_json": dumps(record.extra),
+        "extra_json": dumps(record.extra) if record.extra else "{}",
         # the same hash as record.content_hash(), the two lists not encoded a second time
         "content_hash": record.content_hash_from(tools_json, answers_json),
         "shuffle_key": shuffle_key(record.uuid),
@@ -176,6 +177,17 @@ def _texts_json(texts: tuple[str, ...], encoded: dict[str, str]) -> str:
     for spec in texts:
         json_text = encoded.get(spec)
         if json_text is None:
-            json_text = encoded[spec] = dumps(spec)
+            json_text = encoded[spec] = encode_basestring(spec)
         parts.append(json_text)
     return "[" + ",".join(parts) + "]"
+
+
+def _answers_json(answers: tuple[tuple[str, str], ...]) -> str:
+    """dumps([list(a) for a in answers]), each string through the encoder's own function."""
+    return (
+        "["
+        + ",".join(
+            f"[{encode_basestring(name)},{encode_basestring(text)}]" for name, text in answers
+        )
+        + "]"
+    )

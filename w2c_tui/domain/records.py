@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from json.encoder import encode_basestring
 from typing import Any
 
 from w2c_tui.domain.labels import ItemKind, Label, RaterKind, VerdictStatus
@@ -15,7 +16,8 @@ _CANONICAL = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",
 
 def _encode_scalar(value: str | None) -> str:
     """_CANONICAL.encode of a string or None (which the encoder takes its slow path for)."""
-    return "null" if value is None else _CANONICAL.encode(value)
+    # what _CANONICAL.encode does with a string (ensure_ascii off), without its Python frame
+    return "null" if value is None else encode_basestring(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +63,7 @@ class ItemRecord:
                 '{"answers":',
                 answers_json,
                 ',"extra":',
-                _CANONICAL.encode(self.extra),
+                _CANONICAL.encode(self.extra) if self.extra else "{}",
                 ',"gold":',
                 encode(self.gold.value if self.gold else None),
                 ',"held_out_param":',
