@@ -250,3 +250,23 @@ def test_the_column_json_is_what_dumps_writes() -> None:
     answers = tuple(zip(odd, reversed(odd), strict=True))
     assert import_items._answers_json(answers) == _compact([list(a) for a in answers])
     assert import_items._answers_json(()) == "[]"
+
+
+@pytest.mark.sqlite_only
+def test_the_page_cache_is_put_back(tmp_path: Path) -> None:
+    engine = create_engine(f"sqlite:///{tmp_path / 'c.db'}", poolclass=NullPool)
+
+    def cache_size(connection: Any) -> int:
+        return int(connection.exec_driver_sql("PRAGMA cache_size").scalar_one())
+
+    with engine.connect() as connection:
+        before = cache_size(connection)
+        with import_items._page_cache(connection, 4096):
+            assert cache_size(connection) == -4096
+        assert cache_size(connection) == before
+        with pytest.raises(RuntimeError), import_items._page_cache(connection, 4096):
+            raise RuntimeError("failed while inserting")
+        assert cache_size(connection) == before
+        with import_items._page_cache(connection, None):
+            assert cache_size(connection) == before
+    engine.dispose()
