@@ -5,12 +5,23 @@ from __future__ import annotations
 
 import hashlib
 import json
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from dbfixtures import query, row_counts
-from sqlalchemy import create_engine
+from sqlalchemy import (
+    Column,
+    DateTime,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    create_engine,
+    insert,
+    select,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import NullPool
 
@@ -270,3 +281,32 @@ def test_the_page_cache_is_put_back(tmp_path: Path) -> None:
         with import_items._page_cache(connection, None):
             assert cache_size(connection) == before
     engine.dispose()
+
+
+def test_rows_needing_processing_go_the_usual_way(tmp_path: Path) -> None:
+    """_execute_many sends rows to the driver as they are only where the statement needs no
+    parameter processing; a processed type or a column default goes through SQLAlchemy."""
+    metadata = MetaData()
+    table = Table(
+        "t",
+        metadata,
+        Column("id", Integer, primary_key=True),
+        Column("name", String),
+        Column("at", DateTime, default=lambda: datetime(2024, 5, 1, 12)),
+    )
+    engine = create_engine(f"sqlite:///{tmp_path / 't.db'}", poolclass=NullPool)
+    metadata.create_all(engine)
+    with engine.begin() as connection:
+        import_items._execute_many(connection, insert(table), [{"name": "a"}, {"name": "b"}])
+        moment = datetime(2025, 1, 2, 3, 4, 5)
+        import_items._execute_many(connection, insert(table), [{"name": "c", "at": moment}])
+        import_items._execute_many(connection, insert(table), [{"id": 9, "name": "d"}])
+        rows = connection.execute(select(table).order_by(table.c.id)).all()
+    engine.dispose()
+    noon = datetime(2024, 5, 1, 12)
+    assert [tuple(r) for r in rows] == [
+        (1, "a", noon),
+        (2, "b", noon),
+        (3, "c", moment),
+        (9, "d", noon),
+    ]

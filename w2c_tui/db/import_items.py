@@ -6,8 +6,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from json.encoder import encode_basestring
+from operator import itemgetter
+from typing import Any
 
-from sqlalchemy import Connection, bindparam, insert, text, update
+from sqlalchemy import Connection, Insert, bindparam, insert, text, update
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, func, select
 
@@ -128,8 +130,7 @@ def _insert_items(session: Session, rows: list[dict[str, object]]) -> None:
             text(f"SELECT v FROM {SEARCH_TABLE}_config WHERE k = 'hashsize'")
         ).scalar_one_or_none()
     with _page_cache(connection, BULK_CACHE_KIB if bulk else None):
-        for start in range(0, len(rows), ITEM_BATCH):
-            connection.execute(insert(table), rows[start : start + ITEM_BATCH])
+        _execute_many(connection, insert(table), rows)
         if trigger is not None:
             _set_hashsize(connection, BULK_HASH_BYTES)
             connection.execute(
@@ -143,6 +144,29 @@ def _insert_items(session: Session, rows: list[dict[str, object]]) -> None:
             _set_hashsize(connection, FTS5_HASH_BYTES if hash_bytes is None else int(hash_bytes))
     if trigger is not None:
         connection.exec_driver_sql(str(trigger))  # as stored: no bind parameters read into it
+
+
+def _execute_many(connection: Connection, statement: Insert, rows: list[dict[str, object]]) -> None:
+    """`statement` for every row (all with the same keys), ITEM_BATCH rows per executemany,
+    compiled once and handed to the driver as it takes parameters (tuples in the statement's
+    order for SQLite's `?`, the dicts themselves for psycopg's `%(name)s`): what
+    connection.execute(statement, rows) sends, without its per-row parameter processing
+    (~1 s of CPU per 100,000 items under the profiler). The table's columns need no bind
+    processing on either driver; a statement that would need it (or that adds a column default
+    the rows do not hold) goes the usual way."""
+    compiled = statement.compile(dialect=connection.dialect, column_keys=list(rows[0]))
+    keys = set(rows[0])
+    # a private attribute (no public way to ask); a column default would add a parameter
+    if compiled._bind_processors or set(compiled.params) != keys:
+        for start in range(0, len(rows), ITEM_BATCH):
+            connection.execute(statement, rows[start : start + ITEM_BATCH])
+        return
+    order = compiled.positiontup
+    values = itemgetter(*order) if compiled.positional and order else None
+    for start in range(0, len(rows), ITEM_BATCH):
+        batch = rows[start : start + ITEM_BATCH]
+        params: Any = batch if values is None else [values(row) for row in batch]
+        connection.exec_driver_sql(compiled.string, params)
 
 
 @contextmanager
