@@ -310,3 +310,22 @@ def test_rows_needing_processing_go_the_usual_way(tmp_path: Path) -> None:
         (3, "c", moment),
         (9, "d", noon),
     ]
+
+
+def test_postgresql_compresses_the_long_values_with_lz4(services: Services, tmp_path: Path) -> None:
+    if not services.url.startswith("postgresql"):
+        pytest.skip("a PostgreSQL storage setting")
+    has_lz4 = query(
+        services.url,
+        "SELECT 'lz4' = ANY(enumvals) FROM pg_settings WHERE name = 'default_toast_compression'",
+    )
+    if has_lz4 != [(True,)]:
+        pytest.skip("this server has no lz4")
+    items = _items()[:3]
+    items[1]["question"] = "Wetter in Zürich? " * 1000  # long enough to be compressed
+    path = _write(tmp_path / "long.jsonl", items)
+    services.imports.import_path(path, dataset="t")
+    records = read_bundle(path).items
+    assert _stored(services) == [_expected(r, n) for n, r in enumerate(records)]
+    compressed = "SELECT pg_column_compression(question) FROM item WHERE uuid = 'u-01'"
+    assert query(services.url, compressed) == [("lz4",)]
