@@ -45,6 +45,7 @@ KNOWN_FIELDS = frozenset(
 ANSWER_SYNONYMS = {"direct_answer": "direct"}
 OPTION_NAMES = tuple(label.value for label in LABELS)
 """The four options' names, in label order (looked up once, not per line)."""
+OPTION_SET = frozenset(OPTION_NAMES)
 
 
 def parse_answers(
@@ -52,6 +53,8 @@ def parse_answers(
 ) -> tuple[tuple[str, str], ...]:
     """The four candidate answers as (canonical name, text), in the file's key order."""
     answers = require_dict(obj, "answers", path, line, field)
+    if answers.keys() == OPTION_SET and all(isinstance(t, str) for t in answers.values()):
+        return tuple(answers.items())  # the usual line: the four names, strings (as below)
     pairs: list[tuple[str, str]] = []
     seen: set[str] = set()
     for key, text in answers.items():
