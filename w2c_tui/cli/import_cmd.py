@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -82,7 +85,7 @@ def import_files(
 
     options = ReadOptions(target_model=target_model, judge=judge, scorer=scorer)
     reports: list[ImportReport] = []
-    with services(ctx) as svc:
+    with services(ctx) as svc, _collector_paused():
         for path in paths:
             manifest = svc.imports.folder_manifest(path)
             if manifest is not None:
@@ -121,6 +124,20 @@ def import_files(
         print_json([asdict(r) for r in reports])
     if strict and any(r.items_changed for r in reports):
         raise fail("changed items (see above)", EXIT_STRICT)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector off while this one-shot command imports: a file's items
+    live until it is stored and hold no cycles, yet every full pass walks all of them (7 passes,
+    ~0.6 s of CPU for 100,000 items; bench/bench_import.py)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 class _progress:

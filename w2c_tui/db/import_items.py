@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
+from json.encoder import encode_basestring
+from operator import itemgetter
+from typing import Any
 
-from sqlalchemy import bindparam, insert, text, update
+from sqlalchemy import Connection, Insert, bindparam, insert, text, update
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, func, select
 
 from w2c_tui.db.convert import dumps
+from w2c_tui.db.item_search import (
+    BULK_HASH_BYTES,
+    FTS5_HASH_BYTES,
+    INDEXED_CHARS,
+    SEARCH_TABLE,
+)
 from w2c_tui.db.tables import ItemRow
 from w2c_tui.domain.records import ImportReport, ItemRecord
 from w2c_tui.domain.team import shuffle_key
@@ -18,6 +29,11 @@ BULK_SEARCH_ROWS = 500
 """From this many new items on, SQLite's search index is filled in one statement (see
 _insert_items)."""
 SEARCH_TRIGGER = "item_search_insert"
+BULK_CACHE_KIB = 64 * 1024
+"""SQLite's page cache for the connection while a large import writes (see _insert_items)."""
+SPEC_CACHE = 20_000
+"""At most this many tool specs' JSON kept while building rows (a file whose every tool is
+different would otherwise hold each twice)."""
 
 
 def store_items(
@@ -45,10 +61,12 @@ def store_items(
     new_rows: list[dict[str, object]] = []
     unchanged = 0
     changed: list[str] = []
+    specs: dict[str, str] = {}  # the file's tool specs, each encoded once (see _texts_json)
     for record in items:
-        digest = record.content_hash()
+        if len(specs) > SPEC_CACHE:
+            specs.clear()
         if record.uuid in existing:
-            if existing[record.uuid] == digest:
+            if existing[record.uuid] == record.content_hash():
                 unchanged += 1
                 if record.raw is not None and record.uuid in no_raw:
                     backfill.append({"row_id": no_raw[record.uuid], "raw": record.raw})
@@ -56,7 +74,7 @@ def store_items(
                 changed.append(record.uuid)
             continue
         position += 1
-        new_rows.append(_item_values(record, dataset_id, position, digest))
+        new_rows.append(_item_values(record, dataset_id, position, specs))
     _insert_items(session, new_rows)
     if backfill:  # items imported before their lines were kept get them now (same content)
         session.connection().execute(
@@ -78,7 +96,17 @@ def _insert_items(session: Session, rows: list[dict[str, object]]) -> None:
     On SQLite a large import fills the search index once, after the rows, instead of through
     the per-row trigger: the trigger is dropped and created again inside this transaction,
     which holds the write lock, so no other connection ever sees the table without it, and a
-    rollback restores it with everything else. 20,000 items: 7.1 s → 3.2 s in SQLite."""
+    rollback restores it with everything else. 20,000 items: 7.1 s → 3.2 s in SQLite.
+
+    While it fills the index, FTS5 may hold BULK_HASH_BYTES of new entries in memory (its
+    `hashsize`; at the default 1 MiB it writes and merges small segments over and over: 8.3 s
+    of CPU for 100,000 items, 4.9 s with 64 MiB); the setting is put back before the commit.
+
+    A large import on SQLite also lets this connection cache BULK_CACHE_KIB of pages (its
+    `cache_size`, put back after): with the default 2 MiB the pages of the random-order
+    indexes (uuid, shuffle key) and of the search index were written out to the WAL and read
+    back over and over, 1.29 M writes and 0.85 M reads for 100,000 items, 0.95 M and 0.48 M
+    with 64 MiB (about 750 k writes are the floor: each page once to the WAL, once back)."""
     if not rows:
         return
     table = ItemRow.__table__  # type: ignore[attr-defined]
@@ -98,30 +126,100 @@ def _insert_items(session: Session, rows: list[dict[str, object]]) -> None:
             connection.execute(text("SELECT COALESCE(MAX(id), 0) FROM item")).scalar_one()
         )
         connection.execute(text(f"DROP TRIGGER {SEARCH_TRIGGER}"))
-    for start in range(0, len(rows), ITEM_BATCH):
-        connection.execute(insert(table), rows[start : start + ITEM_BATCH])
+        hash_bytes = connection.execute(
+            text(f"SELECT v FROM {SEARCH_TABLE}_config WHERE k = 'hashsize'")
+        ).scalar_one_or_none()
+    if connection.dialect.name == "postgresql":
+        _fast_toast(connection)
+    with _page_cache(connection, BULK_CACHE_KIB if bulk else None):
+        _execute_many(connection, insert(table), rows)
+        if trigger is not None:
+            _set_hashsize(connection, BULK_HASH_BYTES)
+            connection.execute(
+                text(
+                    f"INSERT INTO {SEARCH_TABLE}(rowid, question, uuid) "
+                    f"SELECT id, substr(question, 1, {INDEXED_CHARS}), uuid FROM item "
+                    "WHERE id > :first"
+                ),
+                {"first": first_id},
+            )
+            _set_hashsize(connection, FTS5_HASH_BYTES if hash_bytes is None else int(hash_bytes))
     if trigger is not None:
-        connection.execute(
-            text(
-                "INSERT INTO item_search(rowid, question, uuid) "
-                "SELECT id, substr(question, 1, 20000), uuid FROM item WHERE id > :first"
-            ),
-            {"first": first_id},
-        )
-        connection.execute(text(str(trigger)))
+        connection.exec_driver_sql(str(trigger))  # as stored: no bind parameters read into it
+
+
+def _execute_many(connection: Connection, statement: Insert, rows: list[dict[str, object]]) -> None:
+    """`statement` for every row (all with the same keys), ITEM_BATCH rows per executemany,
+    compiled once and handed to the driver as it takes parameters (tuples in the statement's
+    order for SQLite's `?`, the dicts themselves for psycopg's `%(name)s`): what
+    connection.execute(statement, rows) sends, without its per-row parameter processing
+    (~1 s of CPU per 100,000 items under the profiler). The table's columns need no bind
+    processing on either driver; a statement that would need it (or that adds a column default
+    the rows do not hold) goes the usual way."""
+    compiled = statement.compile(dialect=connection.dialect, column_keys=list(rows[0]))
+    keys = set(rows[0])
+    # a private attribute (no public way to ask); a column default would add a parameter
+    if compiled._bind_processors or set(compiled.params) != keys:
+        for start in range(0, len(rows), ITEM_BATCH):
+            connection.execute(statement, rows[start : start + ITEM_BATCH])
+        return
+    order = compiled.positiontup
+    values = itemgetter(*order) if compiled.positional and order else None
+    for start in range(0, len(rows), ITEM_BATCH):
+        batch = rows[start : start + ITEM_BATCH]
+        params: Any = batch if values is None else [values(row) for row in batch]
+        connection.exec_driver_sql(compiled.string, params)
+
+
+def _fast_toast(connection: Connection) -> None:
+    """PostgreSQL: this transaction compresses long values with lz4 where the server has it
+    (SET LOCAL: back to the server's setting at commit or rollback). The rows read back the
+    same; an item's raw line and tool JSON, ~8 KB, are compressed on the server as they go in,
+    and pglz, the default, cost ~1.8 s of 6.7 s for 20,000 items (lz4: 4.9 s)."""
+    has_lz4 = connection.exec_driver_sql(
+        "SELECT 'lz4' = ANY(enumvals) FROM pg_settings WHERE name = 'default_toast_compression'"
+    ).scalar()
+    if has_lz4:
+        connection.exec_driver_sql("SET LOCAL default_toast_compression = 'lz4'")
+
+
+@contextmanager
+def _page_cache(connection: Connection, kib: int | None) -> Iterator[None]:
+    """SQLite's page cache for this connection at `kib` KiB inside (None: left as it is), put
+    back on leaving, also when an error leaves."""
+    if kib is None:
+        yield
+        return
+    before = int(connection.exec_driver_sql("PRAGMA cache_size").scalar_one())
+    connection.exec_driver_sql(f"PRAGMA cache_size=-{kib}")
+    try:
+        yield
+    finally:
+        connection.exec_driver_sql(f"PRAGMA cache_size={before}")
+
+
+def _set_hashsize(connection: Connection, nbytes: int) -> None:
+    """FTS5's `hashsize` for the search table: how many bytes of new index entries it holds in
+    memory before writing a segment out (a setting stored in the database)."""
+    connection.execute(
+        text(f"INSERT INTO {SEARCH_TABLE}({SEARCH_TABLE}, rank) VALUES ('hashsize', :n)"),
+        {"n": nbytes},
+    )
 
 
 def _item_values(
-    record: ItemRecord, dataset_id: int, position: int, digest: str
+    record: ItemRecord, dataset_id: int, position: int, specs: dict[str, str]
 ) -> dict[str, object]:
+    tools_json = _texts_json(record.tools, specs)
+    answers_json = _answers_json(record.answers)
     return {
         "dataset_id": dataset_id,
         "uuid": record.uuid,
         "position": position,
         "kind": record.kind.value,
         "question": record.question,
-        "tools_json": dumps(list(record.tools)),
-        "answers_json": dumps([list(a) for a in record.answers]),
+        "tools_json": tools_json,
+        "answers_json": answers_json,
         "gold": record.gold.value if record.gold else None,
         "n_tools": len(record.tools),
         "source": record.source,
@@ -129,8 +227,32 @@ def _item_values(
         "held_out_param": record.held_out_param,
         "target_tool": record.target_tool,
         "orig_question": record.orig_question,
-        "extra_json": dumps(record.extra),
-        "content_hash": digest,
+        "extra_json": dumps(record.extra) if record.extra else "{}",
+        # the same hash as record.content_hash(), the two lists not encoded a second time
+        "content_hash": record.content_hash_from(tools_json, answers_json),
         "shuffle_key": shuffle_key(record.uuid),
         "raw_line": record.raw,
     }
+
+
+def _texts_json(texts: tuple[str, ...], encoded: dict[str, str]) -> str:
+    """dumps(list(texts)), taking each string's JSON from `encoded` when it is there (and
+    leaving it there): files repeat their tool specs, ~1 KiB each with many quotes to escape."""
+    parts: list[str] = []
+    for spec in texts:
+        json_text = encoded.get(spec)
+        if json_text is None:
+            json_text = encoded[spec] = encode_basestring(spec)
+        parts.append(json_text)
+    return "[" + ",".join(parts) + "]"
+
+
+def _answers_json(answers: tuple[tuple[str, str], ...]) -> str:
+    """dumps([list(a) for a in answers]), each string through the encoder's own function."""
+    return (
+        "["
+        + ",".join(
+            f"[{encode_basestring(name)},{encode_basestring(text)}]" for name, text in answers
+        )
+        + "]"
+    )

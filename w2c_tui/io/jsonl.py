@@ -96,8 +96,8 @@ def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _parse_line(path: Path, number: int, raw: bytes) -> dict[str, Any] | None:
-    """The object on one physical line; None for a blank line."""
+def _parse_line(path: Path, number: int, raw: bytes) -> tuple[dict[str, Any], str] | None:
+    """The object on one physical line and the line's text; None for a blank line."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -116,7 +116,7 @@ def _parse_line(path: Path, number: int, raw: bytes) -> dict[str, Any] | None:
         raise InputError(str(path), f"not valid JSON: {error}", line=number) from error
     if not isinstance(value, dict):
         raise InputError(str(path), f"expected a JSON object, got {type_name(value)}", line=number)
-    return value
+    return value, text
 
 
 def _physical_lines(data: bytes) -> Iterator[tuple[int, bytes, int]]:
@@ -150,18 +150,18 @@ def iter_lines(
 ) -> Iterator[tuple[int, dict[str, Any], str]]:
     """(line number, object, the line's text without its ending) for every non-blank line."""
     for number, raw, consumed in _physical_lines(data):
-        value = _parse_line(path, number, raw)
+        parsed = _parse_line(path, number, raw)
         if progress is not None:
             progress.advance(consumed)
-        if value is not None:
-            yield number, value, raw.decode("utf-8")
+        if parsed is not None:
+            yield number, parsed[0], parsed[1]
 
 
 def first_object(path: Path, data: bytes) -> tuple[int, dict[str, Any]] | None:
     """The first non-blank line's object in `data` (read from `path`), parsing no further than
     it; None when there is none."""
     for number, raw, _consumed in _physical_lines(data):
-        value = _parse_line(path, number, raw)
-        if value is not None:
-            return number, value
+        parsed = _parse_line(path, number, raw)
+        if parsed is not None:
+            return number, parsed[0]
     return None

@@ -16,6 +16,8 @@ from sqlalchemy import Connection, Engine, inspect
 
 from w2c_tui.db.item_search.base import INDEXED_CHARS, Search, SearchIndex, scan_condition
 from w2c_tui.db.item_search.fts5 import (
+    BULK_HASH_BYTES,
+    FTS5_HASH_BYTES,
     SEARCH_TABLE,
     has_trigram_table,
     trigram_condition,
@@ -24,7 +26,10 @@ from w2c_tui.db.item_search.fts5 import (
 from w2c_tui.db.item_search.words import VOCABULARY, resolve_words, words_condition
 
 __all__ = [
+    "BULK_HASH_BYTES",
+    "FTS5_HASH_BYTES",
     "INDEXED_CHARS",
+    "SEARCH_TABLE",
     "Search",
     "SearchIndex",
     "is_search_object",

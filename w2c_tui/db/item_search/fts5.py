@@ -21,6 +21,10 @@ from w2c_tui.db.item_search.base import scan_condition
 from w2c_tui.db.tables import ItemRow
 
 SEARCH_TABLE = "item_search"
+BULK_HASH_BYTES = 64 << 20
+"""FTS5's pending-index memory while a large import indexes its items (db/import_items)."""
+FTS5_HASH_BYTES = 1 << 20
+"""FTS5's own default for it."""
 MIN_INDEXED_SEARCH = 3
 """Trigrams need three characters: a shorter search scans."""
 
