@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dbfixtures import query, row_counts
+from dbfixtures import query, row_counts, unavailable
 from sqlalchemy import (
     Column,
     DateTime,
@@ -31,7 +31,7 @@ from w2c_tui.domain.records import ItemRecord
 from w2c_tui.domain.review import ItemFilter, ReviewMode
 from w2c_tui.domain.team import shuffle_key
 from w2c_tui.io.importers import read_bundle
-from w2c_tui.services import Services
+from w2c_tui.services import Services, open_services
 
 QA = ReviewMode.ITEM_QA
 SPEC = {"name": "get_weather", "parameters": {"type": "dict", "properties": {"city": {}}}}
@@ -217,7 +217,7 @@ def test_the_search_trigger_and_fts_setting_come_back(
 ) -> None:
     monkeypatch.setattr(import_items, "BULK_SEARCH_ROWS", 2)  # the bulk fill, on 11 items
     if not trigram_supported():
-        pytest.skip("this SQLite has no trigram tokenizer: there is no index to keep")
+        unavailable("FTS5's trigram tokenizer", "this SQLite lacks it: there is no index to keep")
     schema = "SELECT type, name, sql FROM sqlite_master WHERE name LIKE 'item_search%' ORDER BY 2"
     before = query(services.url, schema)
     assert any(name == "item_search_insert" for _type, name, _sql in before)
@@ -312,20 +312,22 @@ def test_rows_needing_processing_go_the_usual_way(tmp_path: Path) -> None:
     ]
 
 
-def test_postgresql_compresses_the_long_values_with_lz4(services: Services, tmp_path: Path) -> None:
-    if not services.url.startswith("postgresql"):
-        pytest.skip("a PostgreSQL storage setting")
+def test_postgresql_compresses_the_long_values_with_lz4(pg_url: str, tmp_path: Path) -> None:
     has_lz4 = query(
-        services.url,
+        pg_url,
         "SELECT 'lz4' = ANY(enumvals) FROM pg_settings WHERE name = 'default_toast_compression'",
     )
     if has_lz4 != [(True,)]:
-        pytest.skip("this server has no lz4")
-    items = _items()[:3]
-    items[1]["question"] = "Wetter in Zürich? " * 1000  # long enough to be compressed
-    path = _write(tmp_path / "long.jsonl", items)
-    services.imports.import_path(path, dataset="t")
-    records = read_bundle(path).items
-    assert _stored(services) == [_expected(r, n) for n, r in enumerate(records)]
-    compressed = "SELECT pg_column_compression(question) FROM item WHERE uuid = 'u-01'"
-    assert query(services.url, compressed) == [("lz4",)]
+        unavailable("lz4 TOAST compression", "this PostgreSQL server was built without lz4")
+    services = open_services(pg_url)
+    try:
+        items = _items()[:3]
+        items[1]["question"] = "Wetter in Zürich? " * 1000  # long enough to be compressed
+        path = _write(tmp_path / "long.jsonl", items)
+        services.imports.import_path(path, dataset="t")
+        records = read_bundle(path).items
+        assert _stored(services) == [_expected(r, n) for n, r in enumerate(records)]
+        compressed = "SELECT pg_column_compression(question) FROM item WHERE uuid = 'u-01'"
+        assert query(pg_url, compressed) == [("lz4",)]
+    finally:
+        services.close()
