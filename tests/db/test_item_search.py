@@ -11,6 +11,7 @@ from alembic import command
 from dbfixtures import query, unavailable
 from sqlalchemy import text
 
+import w2c_tui.db.import_items as import_items
 from w2c_tui.db.engine import make_engine
 from w2c_tui.db.item_search import INDEXED_CHARS, SearchIndex, search_index, trigram_supported
 from w2c_tui.db.item_search import words as pg_words
@@ -91,6 +92,25 @@ def test_search_matches_a_substring_scan(services: Services, tmp_path: Path) -> 
     later = ("Another Zürich question", "more 50% stuff", "a brand-new wordzz")
     services.imports.import_path(_write(tmp_path / "b.jsonl", later, 100), dataset="t")
     assert services.review.count("t", ItemFilter(search="zürich"), QA, None) == 2
+    assert services.review.count("t", ItemFilter(search="wordz"), QA, None) == 1
+    _check_all(services)
+
+
+def test_a_large_import_fills_the_index_in_one_statement(
+    services: Services, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite's trigram table and PostgreSQL's vocabulary filled after the rows, not by their
+    triggers (db/import_items: from BULK_SEARCH_ROWS new items on), find the same items; the
+    triggers are back on for the next, small import."""
+    monkeypatch.setattr(import_items, "BULK_SEARCH_ROWS", 2)
+    services.imports.import_path(_write(tmp_path / "a.jsonl", QUESTIONS), dataset="t")
+    _check_all(services)
+    if services.url.startswith("postgresql"):
+        enabled = "SELECT tgenabled FROM pg_trigger WHERE tgname = 'item_search_word_insert'"
+        assert query(services.url, enabled) == [("O",)]
+    monkeypatch.setattr(import_items, "BULK_SEARCH_ROWS", 500)
+    later = ("a brand-new wordzz", "more 50% stuff")
+    services.imports.import_path(_write(tmp_path / "b.jsonl", later, 100), dataset="t")
     assert services.review.count("t", ItemFilter(search="wordz"), QA, None) == 1
     _check_all(services)
 

@@ -23,13 +23,21 @@ from w2c_tui.db.item_search.fts5 import (
     trigram_condition,
     trigram_supported,
 )
-from w2c_tui.db.item_search.words import VOCABULARY, resolve_words, words_condition
+from w2c_tui.db.item_search.words import (
+    FILL_VOCABULARY,
+    VOCABULARY,
+    VOCABULARY_TRIGGER,
+    resolve_words,
+    words_condition,
+)
 
 __all__ = [
     "BULK_HASH_BYTES",
+    "FILL_VOCABULARY",
     "FTS5_HASH_BYTES",
     "INDEXED_CHARS",
     "SEARCH_TABLE",
+    "VOCABULARY_TRIGGER",
     "Search",
     "SearchIndex",
     "is_search_object",

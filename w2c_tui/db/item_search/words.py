@@ -57,6 +57,16 @@ from w2c_tui.db.tables import ItemRow
 
 VOCABULARY = "item_search_word"
 """The table of indexed words (migration 0027)."""
+VOCABULARY_TRIGGER = "item_search_word_insert"
+"""The statement trigger on `item` that adds an insert's new words (migration 0027)."""
+FILL_VOCABULARY = f"""
+INSERT INTO {VOCABULARY} (word)
+SELECT DISTINCT new_word
+FROM item, unnest(tsvector_to_array(item_search_words(item.question, item.uuid))) AS new_word
+WHERE item.id > :first AND NOT EXISTS (SELECT 1 FROM {VOCABULARY} WHERE word = new_word)
+"""
+"""What VOCABULARY_TRIGGER does, for the items after id `:first` in one statement (a large
+import; db/import_items)."""
 PIECE = re.compile(r"[!-~]+")
 """A piece of a search: a run of printable ASCII other than the space, characters that are
 never white space and that Python and PostgreSQL lowercase alike."""
