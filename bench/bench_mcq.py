@@ -249,6 +249,12 @@ def main() -> None:
     parser.add_argument(
         "--busy", type=int, default=0, help="spinning processes during the runs (a busy machine)"
     )
+    parser.add_argument(
+        "--lm-batch-size",
+        type=int,
+        default=1,
+        help="lm-eval's --batch_size (1, its fastest on a small CPU model; issue 21 quoted 8)",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--workdir", type=Path, default=None, help="keep the files here")
     parser.add_argument(
@@ -309,7 +315,7 @@ def main() -> None:
             "--include_path",
             str(task_dir),
             "--batch_size",
-            "1",
+            str(args.lm_batch_size),
             "--device",
             "cpu",
             "--num_fewshot",
@@ -346,6 +352,7 @@ def main() -> None:
         "runs": runs,
         "median_speedup_wall": statistics.median(r["speedup_wall"] for r in runs),
         "threads": args.threads,
+        "lm_batch_size": args.lm_batch_size,
         "busy": args.busy,
         "tokens": token_counts(str(model), args.data, args.limit, reused),
         "workdir": str(work),
@@ -368,7 +375,7 @@ def report(f: dict[str, Any]) -> None:
     for k, run in enumerate(f["runs"]):
         o, h, a = run["ours"], run["lm_eval"], run["agreement"]
         print(f"run {k + 1}:")
-        for name, x in (("ours (KV cache)", o), ("lm-eval hf bs=1", h)):
+        for name, x in (("ours (KV cache)", o), (f"lm-eval hf bs={f['lm_batch_size']}", h)):
             print(
                 f"  {name:17} {x['wall_s']:7.1f} s wall  {x['items_per_s']:6.2f} items/s  "
                 f"cpu {x['cpu_s']:7.1f} s  peak RSS {x['peak_rss_mb']:6.0f} MB  "
