@@ -9,6 +9,8 @@ in between (the busy handler is not even asked); taking the lock first makes it 
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -31,14 +33,34 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # power cut (measured cheap: ~1 ms per commit); the busy timeout rides out a run's writes.
     dbapi_connection.isolation_level = None  # we emit BEGIN ourselves (see _sqlite_begin)
     cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    _switch_to_wal(cursor)
+    cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA synchronous=FULL")
     cursor.close()
     # SQLite's own lower() folds ASCII only; PostgreSQL's folds every letter. The same search
     # finds the same items on both (ILIKE / icontains compile to lower() on SQLite).
     dbapi_connection.create_function("lower", 1, _lower, deterministic=True)
+
+
+WAL_RETRY_S = 0.05
+
+
+def _switch_to_wal(cursor: Any) -> None:
+    """PRAGMA journal_mode=WAL, waiting up to BUSY_TIMEOUT_MS for the lock it needs. Switching
+    a file that is not in WAL yet (a new database) takes an exclusive lock, and SQLite fails
+    it at once, without asking the busy handler, while another process holds the file's
+    write lock: the other process's first migration of that new file, say (two processes
+    opening a new database at once: tests/db/test_migration_lock.py)."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() >= deadline:
+                raise
+            time.sleep(WAL_RETRY_S)
 
 
 def _lower(value: Any) -> Any:
