@@ -21,9 +21,10 @@ from w2c_tui.tui.cards import Card
 from w2c_tui.tui.collector import collect_idle
 from w2c_tui.tui.review_ahead import AheadPlan
 from w2c_tui.tui.review_cursor import ReviewCursor
+from w2c_tui.tui.widgets.card_body import CardKey, card_body, card_key
 from w2c_tui.tui.widgets.item_view import BodyKey, ItemView, body_key, item_body
 from w2c_tui.tui.widgets.prerendered import Prerendered, RenderTarget
-from w2c_tui.tui.widgets.responses import CardKey, ResponsesPanel, card_body, card_key
+from w2c_tui.tui.widgets.responses import ResponsesPanel
 
 AHEAD_GROUP = "read-ahead"
 """The workers' group (one runs at a time)."""
