@@ -7,11 +7,12 @@ from datetime import UTC, datetime
 
 from w2c_tui.domain.errors import WriteError
 from w2c_tui.domain.labels import Label
-from w2c_tui.domain.models import Change, ItemDetail, LabelChange, Verdict
+from w2c_tui.domain.models import Change, ItemDetail, LabelChange
 from w2c_tui.domain.review import ReviewMode
 from w2c_tui.domain.team import Seen
 from w2c_tui.lost_labels import LostLabel
-from w2c_tui.tui.cards import own_verdict, queue_responses, seen_for
+from w2c_tui.tui.cards import seen_for
+from w2c_tui.tui.finished_item import Mine, finished_line, reveals
 from w2c_tui.tui.pace import Pace
 from w2c_tui.tui.review_cursor import ReviewCursor
 from w2c_tui.tui.review_lens import ReviewLens
@@ -20,10 +21,6 @@ from w2c_tui.tui.review_state import Notice, PendingLabel, ReviewScope
 KEY_WAIT_S = 2.0
 """How long a label key waits for a busy database before the label shows as not saved (the
 screen must not freeze longer; the label stays on screen and is retried)."""
-
-
-def _label_of(verdict: Verdict | None) -> Label | None:
-    return verdict.label if verdict is not None else None
 
 
 def _not_saved(error: WriteError) -> Notice:
@@ -212,15 +209,16 @@ class LabelDesk:
                 review.detail(pending.item_id, self.scope.annotator), change.response_id
             )
             if self.lens.is_blind and gold_was_hidden and not self.cursor.gold_hidden:
-                self.previous = self._summary(self.cursor.detail, {})
+                self.previous = self._finished(self.cursor.detail, {})
             if pending.advance and pending.label is not None:
                 return self.cursor.advance()
             return None
         # Moving on to another item: what this label revealed is known without reading the
         # item again (the next item was read ahead; this one is read again if we stay).
-        mine: dict[int | None, Label | None] = {pending.response_id: pending.label}
-        if self.lens.is_blind and gold_was_hidden and self._reveals(before, mine):
-            self.previous = self._summary(before, mine)
+        mine: Mine = {pending.response_id: pending.label}
+        annotator, mode = self.scope.annotator, self.lens.mode
+        if self.lens.is_blind and gold_was_hidden and reveals(before, mode, annotator, mine):
+            self.previous = self._finished(before, mine)
             self.cursor.exposed.add(before.item.id)  # its gold is in that line
         notice = self.cursor.advance()
         if self.cursor.detail is before:  # nowhere else to go: show this one as it is now
@@ -229,39 +227,12 @@ class LabelDesk:
             )
         return notice
 
-    def _reveals(self, detail: ItemDetail, mine: dict[int | None, Label | None]) -> bool:
-        """Whether the item's gold is revealed once the annotator's labels in `mine` (response
-        id, or None for the item, to label) are added to those `detail` holds (cards.py)."""
-        if self.lens.mode is ReviewMode.ITEM_QA:
-            return mine.get(None, detail.qa.label) is not None
-        owed = queue_responses(detail)
-        return bool(owed) and all(
-            (mine[r.id] if r.id in mine else _label_of(own_verdict(r, self.scope.annotator)))
-            is not None
-            for r in owed
-        )
-
-    def _summary(self, detail: ItemDetail | None, mine: dict[int | None, Label | None]) -> str:
-        """The finished item in one line: gold and the annotator's labels (after the reveal),
-        those in `mine` (by response id, None for the item) in place of what `detail` holds."""
+    def _finished(self, detail: ItemDetail | None, mine: Mine) -> str:
+        """The line shown once the current item is finished (finished_item.py)."""
         assert detail is not None
-        item = detail.item
-        gold = item.gold.value if item.gold else "—"
-        if self.lens.mode is ReviewMode.ITEM_QA:
-            label = mine.get(None, detail.qa.label)
-            return (
-                f"{self.cursor.number()} done · gold {gold} · you: {label.value if label else '—'}"
-            )
-        labels = []
-        for response in queue_responses(detail):
-            own = (
-                mine[response.id]
-                if response.id in mine
-                else _label_of(own_verdict(response, self.scope.annotator))
-            )
-            if own is not None:
-                labels.append(f"{own.value} ({response.target_model})")
-        return f"{self.cursor.number()} done · gold {gold} · you: {', '.join(labels)}"
+        return finished_line(
+            self.cursor.number(), detail, self.lens.mode, self.scope.annotator, mine
+        )
 
     def undo(self) -> Notice | None:
         """Undo the last change of this session (the history keeps both); a label that was
