@@ -27,6 +27,7 @@ from w2c_tui.tui.screens.agreement import AgreementScreen
 from w2c_tui.tui.screens.filter_dialog import FilterDialog
 from w2c_tui.tui.screens.review import ReviewScreen
 from w2c_tui.tui.widgets.items_list import ItemsList
+from w2c_tui.tui.widgets.lines_pane import LinesPane
 
 SIZE = (160, 45)
 Review = Callable[[W2CApp, object], Awaitable[ReviewScreen]]
@@ -34,7 +35,8 @@ Review = Callable[[W2CApp, object], Awaitable[ReviewScreen]]
 
 def screen_text(app: W2CApp) -> str:
     """Every visible widget as drawn (its lines on screen, borders and titles included), the
-    whole content of every Static (scrolled out of view too), and every notification."""
+    whole content of every Static and every pane of lines (scrolled out of view too), and
+    every notification."""
     console = Console(width=200, record=True, color_system=None)
     parts: list[str] = []
     for widget in app.screen.query(Widget):
@@ -42,6 +44,12 @@ def screen_text(app: W2CApp) -> str:
             continue
         region = Region(0, 0, widget.size.width, widget.size.height)
         parts.extend(strip.text for strip in widget.render_lines(region))
+        if isinstance(widget, LinesPane):
+            parts.append(widget.text())
+            for source in widget.sources():
+                with console.capture() as capture:
+                    console.print(source)
+                parts.append(capture.get())
         if isinstance(widget, Static):
             content = widget.content
             if isinstance(content, str | Content | Text):

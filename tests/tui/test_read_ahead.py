@@ -23,7 +23,7 @@ from w2c_tui.tui.app import W2CApp
 from w2c_tui.tui.review_ahead import FRESH_S, ReadAhead
 from w2c_tui.tui.review_views import ReviewController
 from w2c_tui.tui.screens.review import ReviewScreen
-from w2c_tui.tui.widgets.prerendered import Prerendered, scroll_targets
+from w2c_tui.tui.widgets.prerendered import Prerendered, RenderTarget
 
 Review = Callable[[W2CApp, object], Awaitable[ReviewScreen]]
 
@@ -103,9 +103,12 @@ async def test_lines_rendered_ahead_equal_textual_own() -> None:
     async with app.run_test(size=(80, 30)) as pilot:
         await pilot.pause()
         widget = app.query_one("#body", Static)
-        targets = scroll_targets(app.screen, widget, 0)
-        assert targets and targets[0].width == 80
-        visual = Prerendered(body, targets[0].style)
+        base = widget.visual_style.rich_style
+        targets = [
+            RenderTarget(w, base, app.console, app.console_options.update(highlight=False, width=w))
+            for w in (80, 57)
+        ]
+        visual = Prerendered(body)
         worker = threading.Thread(target=lambda: [visual.prepare(t) for t in targets])
         worker.start()
         worker.join()
@@ -114,15 +117,13 @@ async def test_lines_rendered_ahead_equal_textual_own() -> None:
             style = Style.from_rich_style(target.style)
             options = RenderOptions(widget._get_style, widget.styles)
             theirs = RichVisual(widget, body).render_strips(target.width, None, style, options)
-            ours = visual.render_strips(target.width, None, style, options)
+            ours = visual.lines(target)
             assert [s.text for s in ours] == [s.text for s in theirs]
             assert [list(s) for s in ours] == [list(s) for s in theirs]
-            height = RichVisual(widget, body).get_height(widget.styles, target.width)
-            assert visual.get_height(widget.styles, target.width) == height
         # another base style (a theme change) renders again, never reuses the wrong lines
-        other = Style.from_rich_style(RichStyle(bgcolor="red"))
-        lines = visual.render_strips(
-            80, None, other, RenderOptions(widget._get_style, widget.styles)
+        red = RichStyle(bgcolor="red")
+        lines = visual.lines(
+            RenderTarget(80, red, app.console, app.console_options.update(width=80))
         )
         assert all(seg.style and seg.style.bgcolor for s in lines for seg in s if seg.text.strip())
 

@@ -13,7 +13,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Footer
 
 from w2c_tui.domain.labels import LABELS
 from w2c_tui.domain.review import ReviewMode
@@ -29,6 +29,7 @@ from w2c_tui.tui.widgets.item_view import ItemView
 from w2c_tui.tui.widgets.items_list import ItemsList
 from w2c_tui.tui.widgets.qa_panel import QAPanel
 from w2c_tui.tui.widgets.responses import ResponsesPanel
+from w2c_tui.tui.widgets.reveal_line import RevealLine
 from w2c_tui.tui.widgets.status import StatusBar
 
 if TYPE_CHECKING:
@@ -76,7 +77,7 @@ class ReviewScreen(Screen[None]):
             yield ItemView(id="item")
             yield GuidelinesPanel(id="guidelines")
             with Vertical(id="side"):
-                yield Static("", id="reveal-line", markup=False)
+                yield RevealLine(id="reveal-line")
                 yield QAPanel(id="qa")
                 yield ResponsesPanel(id="responses")
         yield Footer()
@@ -142,10 +143,7 @@ class ReviewScreen(Screen[None]):
         self.query_one(ResponsesPanel).show(
             state.cards, selected, state.annotator, unsaved=state.unsaved
         )
-        line = self.query_one("#reveal-line", Static)
-        if line.display != bool(state.previous) or state.previous:
-            line.display = bool(state.previous)
-            line.update(state.previous or "")
+        self.query_one(RevealLine).show(state.previous or "")
         self.update_status()
         self.prefetch.schedule()
 

@@ -2,8 +2,8 @@
 panes rendered in a thread worker, so that moving on costs Textual's layout and paint alone.
 
 The worker reads the details (tui/review_ahead.py decides which, and which results may be
-kept) and renders each item's pane and response cards to lines at the widths the widgets have
-now (with and without a scrollbar); no widget is touched off the UI thread: the widths, styles
+kept) and renders each item's pane and response cards to lines at the widths the panes have
+now; no widget is touched off the UI thread: the widths, styles
 and console are taken before the worker starts, and the results are handed to the widgets'
 caches on the UI thread.
 """
@@ -62,8 +62,7 @@ def prepare(cursor: ReviewCursor, plan: AheadPlan, targets: Targets) -> Prepared
         item = detail.item
         if targets.body:
             body = Prerendered(
-                item_body(item, shown.gold_hidden, shown.facts, shown.title, targets.tools_open),
-                targets.body[0].style,
+                item_body(item, shown.gold_hidden, shown.facts, shown.title, targets.tools_open)
             )
             for target in targets.body:
                 body.prepare(target)
@@ -71,9 +70,7 @@ def prepare(cursor: ReviewCursor, plan: AheadPlan, targets: Targets) -> Prepared
             out.bodies.append((where, item, body))
         if targets.cards:
             for card in shown.cards:
-                visual = Prerendered(
-                    card_body(card, targets.annotator, None), targets.cards[0].style
-                )
+                visual = Prerendered(card_body(card, targets.annotator, None))
                 for target in targets.cards:
                     visual.prepare(target)
                 key = card_key(card, targets.annotator, None)
@@ -95,10 +92,8 @@ class Prefetch:
         self._again = False
 
     def schedule(self) -> None:
-        """Read ahead once the screen is painted (the move itself is never slowed by it): a
-        move lays out and paints twice (the new sizes ask for a second pass), so the read
-        starts after the second."""
-        self.screen.call_after_refresh(self.screen.call_after_refresh, self._start)
+        """Read ahead once the screen is painted (the move itself is never slowed by it)."""
+        self.screen.call_after_refresh(self._start)
 
     def _start(self) -> None:
         if self._running:  # one at a time: the next starts when this one is done

@@ -15,22 +15,15 @@ from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.syntax import Syntax
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.containers import VerticalScroll
 from textual.reactive import reactive
-from textual.widget import Widget
-from textual.widgets import Static
+from textual.strip import Strip
 
 from w2c_tui.config import save_tools_view
 from w2c_tui.domain.blind import Fact, metadata
 from w2c_tui.domain.labels import LABELS, Label
 from w2c_tui.domain.models import Item
-from w2c_tui.tui.widgets.prerendered import (
-    Prerendered,
-    RenderTarget,
-    VisualCache,
-    scroll_targets,
-)
+from w2c_tui.tui.widgets.lines_pane import LinesPane
+from w2c_tui.tui.widgets.prerendered import Prerendered, RenderTarget, VisualCache
 
 MAX_TOOL_LINES = 400
 LONG_TEXT = 3000
@@ -47,16 +40,18 @@ def clipped(text: str, limit: int = LONG_TEXT) -> Text:
     return out
 
 
-class ItemView(VerticalScroll):
+EMPTY = Prerendered(Text("No item to show: the filter keeps nothing, or the dataset is empty."))
+
+
+class ItemView(LinesPane):
     """Shows one item; `blind` hides the gold label.
 
-    The whole item is one renderable in one Static: moving to the next item then costs one
-    widget's layout and paint instead of five (measured: most of a step is Textual's repaint).
+    The whole item is one renderable, painted as lines by the pane itself: moving to the next
+    item repaints this pane and lays nothing out (lines_pane.py says why that matters).
     """
 
     DEFAULT_CSS = """
     ItemView { padding: 0 1; }
-    ItemView #item-body { width: 1fr; }
     """
 
     blind: reactive[bool] = reactive(False)
@@ -72,11 +67,6 @@ class ItemView(VerticalScroll):
         self.bodies: VisualCache[BodyKey] = VisualCache()
         """The last items' rendered lines (and those read ahead: `ReviewScreen`)."""
 
-    def compose(self) -> ComposeResult:
-        body = Static("", id="item-body")
-        body.set_reactive(Widget.auto_links, False)  # no links in an item: lines used as made
-        yield body
-
     def show(
         self,
         item: Item | None,
@@ -88,21 +78,23 @@ class ItemView(VerticalScroll):
         """Display `item` (None: an empty-state message), gold hidden when `blind`; `facts`
         is the metadata to show (domain.blind.item_facts; default all of it) and `title` the
         panel's title (default: file position and uuid)."""
+        same_item = item is not None and self._item is not None and item.id == self._item.id
         self._item = item
         self._facts = facts
         self._title = title
         if blind is not None:
             self.set_reactive(ItemView.blind, blind)  # one repaint below, not two
-        self._refresh_all()
-        self.scroll_home(animate=False)
+        self.update_lines()
+        if not same_item:  # the same item again (after a label) stays where it was scrolled
+            self.scroll_home(animate=False)
 
     def watch_blind(self) -> None:
         if self.is_mounted:
-            self._refresh_all()
+            self.update_lines()
 
     def watch_tools_open(self) -> None:
         if self.is_mounted:
-            self._refresh_all()
+            self.update_lines()
 
     def toggle_tools(self, remember: Path | None = None) -> None:
         """Signatures or full JSON; with `remember` (the settings file), kept for next time
@@ -116,27 +108,28 @@ class ItemView(VerticalScroll):
             self.notify(f"Could not remember it: {error}", severity="warning", markup=False)
 
     def render_targets(self) -> tuple[RenderTarget, ...]:
-        """Where an item's lines will be painted: the body's width without and with the
-        scrollbar a long item brings."""
-        return scroll_targets(self, self.query_one("#item-body", Static), 0)
+        """Where an item's lines will be painted (none before the first layout)."""
+        target = self.render_target()
+        return () if target is None else (target,)
 
-    def _refresh_all(self) -> None:
+    def make_lines(self) -> list[Strip]:
+        target = self.render_target()
+        return [] if target is None else self._visual().lines(target)
+
+    def sources(self) -> list[RenderableType]:
+        return [self._visual().renderable]
+
+    def _visual(self) -> Prerendered:
         item = self._item
-        body = self.query_one("#item-body", Static)
         if item is None:
-            body.update("No item to show: the filter keeps nothing, or the dataset is empty.")
-            return
+            return EMPTY
         facts = metadata(item) if self._facts is None else self._facts
         key = body_key(item, self.blind, facts, self._title, self.tools_open)
         visual = self.bodies.get(key, item)
         if visual is None:
-            body_style = body.visual_style.rich_style
-            visual = Prerendered(
-                item_body(item, self.blind, facts, self._title, self.tools_open), body_style
-            )
+            visual = Prerendered(item_body(item, self.blind, facts, self._title, self.tools_open))
             self.bodies.put(key, item, visual)
-        if body.content is not visual:  # the same item again (after a label): nothing to do
-            body.update(visual)
+        return visual
 
 
 BodyKey = tuple[int, bool, tuple[Fact, ...], str | None, bool]

@@ -1,14 +1,9 @@
-"""A Rich renderable rendered once per width, ahead of time if need be, for `Static.update`.
+"""A Rich renderable rendered once per width, ahead of time if need be, for a `LinesPane`.
 
-Textual wraps a Rich renderable in a `RichVisual`, which renders it twice per update: once to
-measure its height for the layout, once more to paint it. `Prerendered` renders it once per
-(width, base style) and answers both from that render; `prepare` does that render off the UI
-thread, so that an item read ahead is painted from lines made while the annotator was reading
-the one before (bench/bench_review.py measures it).
-
-The lines equal `RichVisual`'s for a renderable whose lines do not depend on the height it is
-offered (a `Group`, a `Text`: what the review panes show); a `Panel` on its own would fill the
-height it is given, so it is always wrapped in a `Group` here.
+`Prerendered` renders a renderable once per (width, base style) and keeps the lines; `prepare`
+does that render off the UI thread, so that an item read ahead is painted from lines made while
+the annotator was reading the one before (bench/bench_review.py measures it). A `Panel` on its
+own would fill the height it is given, so it is always wrapped in a `Group` here.
 """
 
 from __future__ import annotations
@@ -18,16 +13,10 @@ from dataclasses import dataclass
 from threading import Lock
 from typing import Generic, TypeVar
 
-from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.console import Console, ConsoleOptions, Group, RenderableType
 from rich.segment import Segment
 from rich.style import Style as RichStyle
-from textual._context import active_app
-from textual.css.styles import RulesMap
-from textual.render import measure
 from textual.strip import Strip
-from textual.style import Style
-from textual.visual import RenderOptions, Visual
-from textual.widget import Widget
 
 K = TypeVar("K")
 
@@ -43,94 +32,42 @@ class RenderTarget:
     options: ConsoleOptions
 
 
-def scroll_targets(pane: Widget, child: Widget, inset: int) -> tuple[RenderTarget, ...]:
-    """Where `child`, a widget in the scrolling `pane` `inset` cells narrower than the pane's
-    content, will be painted: without the pane's vertical scrollbar and with it (which one a
-    render needs depends on its height). Call on the UI thread; none before a layout."""
-    width = pane.content_region.width - inset
-    if width <= 0 or not child.is_mounted:
-        return ()
-    app = pane.app
-    style = child.visual_style.rich_style
-    bar = pane.styles.scrollbar_size_vertical
-    widths = (width, width - bar) if 0 < bar < width else (width,)
-    return tuple(
-        RenderTarget(w, style, app.console, app.console_options.update(highlight=False, width=w))
-        for w in widths
-    )
+class Prerendered:
+    """A Rich renderable whose lines are made once per target (width and base style) and kept."""
 
-
-class Prerendered(Visual):
-    """A Rich renderable whose lines are made once per (width, base style) and kept."""
-
-    def __init__(self, renderable: RenderableType, style: RichStyle | None = None) -> None:
-        """`style`: the base style the widget will paint it with (its `visual_style`), so that
-        the render made to measure the height is the one painted."""
+    def __init__(self, renderable: RenderableType) -> None:
         self.renderable = renderable if isinstance(renderable, Group) else Group(renderable)
-        self._style = style or RichStyle.null()
-        self._lines: dict[tuple[int, RichStyle], tuple[list[Strip], int]] = {}
-        self._heights: dict[int, int] = {}
+        self._lines: dict[tuple[int, RichStyle], list[Strip]] = {}
         self._lock = Lock()
         """One render at a time: the UI thread and a read-ahead thread may both ask."""
 
     def prepare(self, target: RenderTarget) -> None:
         """Render for `target` now (any thread), so that painting it later costs nothing."""
-        self._render(target.console, target.options, target.style)
+        self.lines(target)
 
     def is_ready(self, target: RenderTarget) -> bool:
         """Whether the lines for `target` are made."""
         return (target.width, target.style) in self._lines
 
-    def _render(
-        self, console: Console, options: ConsoleOptions, style: RichStyle
-    ) -> tuple[list[Strip], int]:
-        width = options.max_width
-        key = (width, style)
+    def lines(self, target: RenderTarget) -> list[Strip]:
+        """The lines for `target` (made now if they are not yet), the pane's base style
+        applied to every segment as Textual applies a widget's style to what it renders."""
+        key = (target.width, target.style)
         with self._lock:
             done = self._lines.get(key)
             if done is not None:
                 return done
-            segments = list(console.render(self.renderable, options))
-            if style:  # as Textual's post_render applies the widget's style
-                apply = style.__add__
+            segments = list(target.console.render(self.renderable, target.options))
+            if target.style:
+                apply = target.style.__add__
                 segments = [Segment(text, apply(seg), control) for text, seg, control in segments]
-            # the height as RichVisual measures it: the line breaks of the render
-            height = sum(text.count("\n") for text, _, _ in segments)
-            lines = [
+            self._lines[key] = done = [
                 Strip(line)
                 for line in Segment.split_and_crop_lines(
-                    segments, width, include_new_lines=False, pad=False
+                    segments, target.width, include_new_lines=False, pad=False
                 )
             ]
-            self._lines[key] = done = (lines, height)
-            self._heights[width] = height
             return done
-
-    # ---- the Visual protocol (UI thread) ---------------------------------------------------
-
-    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
-        console = active_app.get().console
-        return measure(console, self.renderable, container_width, container_width=container_width)
-
-    def get_height(self, rules: RulesMap, width: int) -> int:
-        height = self._heights.get(width)
-        if height is not None:
-            return height
-        app = active_app.get()
-        options = app.console_options.update(highlight=False, width=width)
-        return self._render(app.console, options, self._style)[1]
-
-    def render_strips(
-        self, width: int, height: int | None, style: Style, options: RenderOptions
-    ) -> list[Strip]:
-        app = active_app.get()
-        console_options = app.console_options.update(highlight=False, width=width)
-        lines, _ = self._render(app.console, console_options, style.rich_style)
-        return lines if height is None else lines[:height]
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        """Printed on a Rich console it is its renderable (tests print a Static's content)."""
-        yield self.renderable
 
 
 class VisualCache(Generic[K]):

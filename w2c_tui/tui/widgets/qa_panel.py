@@ -9,6 +9,7 @@ from textual.widgets import Static
 
 from w2c_tui.domain.models import ItemQA
 from w2c_tui.domain.qa import QA_FLAGS
+from w2c_tui.tui.widgets.same_size import update_same_size
 
 
 class QAPanel(Static):
@@ -20,7 +21,8 @@ class QAPanel(Static):
 
     def show(self, qa: ItemQA) -> None:
         """Render the label, every checklist entry (on or off) and the note."""
-        self.border_title = "Item QA"
+        if self.border_title != "Item QA":
+            self.border_title = "Item QA"
         text = Text()
         text.append("correct behaviour: ", style="dim")
         if qa.label is not None:
@@ -41,4 +43,4 @@ class QAPanel(Static):
                 text.append(f"  ✗ {spec.text}\n")
         text.append("\nnote (e to edit): ", style="dim")
         text.append(qa.note or "—")
-        self.update(text)
+        update_same_size(self, text)

@@ -1,0 +1,132 @@
+"""The review screen's panes paint lines without laying the screen out (issue 21): moving on
+and labelling repaint the panes alone, the cards look as bordered widgets did, the selected
+card is scrolled into view, and a text that keeps its rows is updated in place."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from textual.app import App, ComposeResult
+from textual.screen import Screen
+from textual.widgets import Static
+
+from w2c_tui.domain.review import ReviewMode
+from w2c_tui.services import Services
+from w2c_tui.tui.app import W2CApp
+from w2c_tui.tui.screens.review import ReviewScreen
+from w2c_tui.tui.widgets.item_view import ItemView
+from w2c_tui.tui.widgets.responses import ResponsesPanel
+from w2c_tui.tui.widgets.same_size import update_same_size
+
+SIZE = (160, 45)
+Review = Callable[[W2CApp, object], Awaitable[ReviewScreen]]
+
+
+@contextmanager
+def layouts(screen: Screen[Any]) -> Iterator[list[int]]:
+    """Count the screen's layout passes while the block runs."""
+    count = [0]
+    real = screen._refresh_layout
+
+    def counted(*args: object, **kwargs: object) -> None:
+        count[0] += 1
+        real(*args, **kwargs)  # type: ignore[arg-type]
+
+    screen._refresh_layout = counted  # type: ignore[method-assign]
+    try:
+        yield count
+    finally:
+        screen._refresh_layout = real  # type: ignore[method-assign]
+
+
+async def test_moving_on_repaints_the_panes_and_lays_nothing_out(
+    demo: Services, wait_review: Review
+) -> None:
+    app = W2CApp(demo, annotator="alice", dataset="demo", remember_annotator=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_review(app, pilot)
+        await pilot.pause()
+        items, cards = screen.query_one(ItemView), screen.query_one(ResponsesPanel)
+        heights = set()
+        with layouts(screen) as count:
+            for _ in range(6):
+                await pilot.press("j")
+                await pilot.pause()
+                detail = screen.state.detail
+                assert detail is not None
+                shown = items.text()
+                assert detail.item.question.split()[0] in shown
+                heights.add(len(items.lines))
+                assert items.virtual_size.height == len(items.lines)
+                assert len(cards.spans) == len(screen.state.cards) == 2
+        assert count[0] == 0
+        assert len(heights) > 1  # items of other heights, and still no layout
+
+
+async def test_cards_are_drawn_as_bordered_widgets_were(
+    demo: Services, wait_review: Review
+) -> None:
+    app = W2CApp(demo, annotator="alice", dataset="demo", remember_annotator=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_review(app, pilot)
+        await pilot.pause()
+        panel = screen.query_one(ResponsesPanel)
+        assert screen.mode is ReviewMode.RESPONSES and screen.state.cursor.card_index == 0
+        (first, n_first), (second, _) = panel.spans
+        width = panel.line_width
+        top, bottom = panel.lines[first].text, panel.lines[first + n_first - 1].text
+        assert top.startswith("┏━ 1. ") and top.endswith("┓")  # selected: heavy
+        assert bottom.startswith("┗━") and bottom.endswith(" press 1–4 ━┛")
+        assert panel.lines[second].text.startswith("╭─ 2. ")  # the other: round
+        assert all(line.cell_length == width for line in panel.lines)
+        assert all(
+            line.text.startswith("┃ ") and line.text.endswith(" ┃")
+            for line in panel.lines[first + 1 : first + n_first - 1]
+        )
+        assert panel.lines[first + n_first].text.strip() == ""  # the space between cards
+        await pilot.press("1")  # labels the first response, selects the second
+        await pilot.pause()
+        first, n_first = panel.spans[0]  # the card says more once labelled
+        assert panel.lines[first + n_first - 1].text.endswith(" you: direct ─╯")
+        assert panel.lines[panel.spans[1][0]].text.startswith("┏━ 2. ")
+
+
+async def test_the_selected_card_is_scrolled_into_view(demo: Services, wait_review: Review) -> None:
+    app = W2CApp(demo, annotator="alice", dataset="demo", remember_annotator=False)
+    async with app.run_test(size=(160, 16)) as pilot:
+        screen = await wait_review(app, pilot)
+        await pilot.pause()
+        panel = screen.query_one(ResponsesPanel)
+        height = panel.scrollable_content_region.height
+        assert panel.virtual_size.height > height  # the second card starts below the fold
+        assert panel.scroll_offset.y == 0
+        await pilot.press("1")
+        await pilot.pause()
+        start, count = panel.spans[1]
+        top = panel.scroll_offset.y
+        assert top > 0
+        assert top <= start and (start + count <= top + height or top == start)
+
+
+class OneStatic(App[None]):
+    def compose(self) -> ComposeResult:
+        yield Static("one line", id="text")
+
+
+async def test_a_text_that_keeps_its_rows_is_updated_in_place() -> None:
+    app = OneStatic()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        widget = app.query_one("#text", Static)
+        with layouts(app.screen) as count:
+            update_same_size(widget, "another line")
+            await pilot.pause()
+            assert count[0] == 0 and widget.content == "another line"
+            update_same_size(widget, "another line")  # the same text: nothing at all
+            await pilot.pause()
+            assert count[0] == 0
+            update_same_size(widget, "a line too long for forty columns, so it wraps")
+            await pilot.pause()
+            assert count[0] >= 1 and widget.size.height == 2

@@ -1,0 +1,89 @@
+"""A scrolling pane that paints lines made ahead of time, without a layout pass per change.
+
+The review panes used to be a scrolling container around a `Static` (the item) or around one
+bordered `Static` per response. Every new item then changed those widgets' heights, and Textual
+laid the whole screen out again (twice: once for the new heights, once more for the container's
+new virtual size), repainting every widget after each pass. A `LinesPane` has a fixed size of
+its own: showing new lines sets its virtual size without asking for a layout, and repaints the
+pane alone. Its vertical scrollbar is always shown, so the lines' width does not depend on their
+number (a scrollbar appearing or going would need a layout, and lines made for the other width).
+"""
+
+from __future__ import annotations
+
+from rich.console import RenderableType
+from rich.style import Style as RichStyle
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from w2c_tui.tui.widgets.prerendered import RenderTarget
+
+
+class LinesPane(ScrollView):
+    """Shows `lines` (made by `make_lines` for the pane's width); a subclass says what they are."""
+
+    DEFAULT_CSS = """
+    LinesPane { overflow-x: hidden; overflow-y: scroll; scrollbar-size-vertical: 1; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.lines: list[Strip] = []
+        """What the pane shows, one `Strip` per line, made for `line_width`."""
+
+    @property
+    def line_width(self) -> int:
+        """The width the lines are made for: the pane's content, less its scrollbar (0 before
+        the first layout)."""
+        return max(self.scrollable_content_region.width, 0)
+
+    def make_lines(self) -> list[Strip]:
+        """The lines to show, made for `line_width` (a subclass's content)."""
+        return []
+
+    def render_target(self, inset: int = 0) -> RenderTarget | None:
+        """Where lines `inset` cells narrower than the pane's will be painted (None before the
+        first layout). Call on the UI thread; rendering against it is safe on any thread."""
+        width = self.line_width - inset
+        if width <= 0:
+            return None
+        console = self.app.console
+        options = self.app.console_options.update(highlight=False, width=width)
+        return RenderTarget(width, self.visual_style.rich_style, console, options)
+
+    def update_lines(self) -> None:
+        """Make the lines again for the pane's width and show them: a repaint of this pane,
+        no layout (its size does not depend on its lines)."""
+        lines = self.make_lines() if self.line_width else []
+        if lines is self.lines:
+            return  # the same lines (the same item again after a label): nothing to repaint
+        self.lines = lines
+        size = Size(self.line_width, len(lines))
+        if size != self.virtual_size:
+            # Textual's own path for a virtual size that needs no layout (Widget._size_updated
+            # with layout=False): the reactive set quietly, the scrollbar told (textual 8.2.8)
+            self.set_reactive(ScrollView.virtual_size, size)
+            self._scroll_update(size)
+        self.refresh()
+
+    def on_resize(self) -> None:
+        """A new width (or the first layout): the lines are made again for it."""
+        self.update_lines()
+
+    def render_line(self, y: int) -> Strip:
+        width = self.line_width
+        index = y + round(self.scroll_offset.y)
+        style: RichStyle = self.visual_style.rich_style
+        if 0 <= index < len(self.lines):
+            return self.lines[index].adjust_cell_length(width, style)
+        return Strip.blank(width, style)
+
+    def text(self) -> str:
+        """Every line's text, scrolled out of view too (what the pane holds, for tests)."""
+        return "\n".join(line.text for line in self.lines)
+
+    def sources(self) -> list[RenderableType]:
+        """What the lines were made from, whole (a title cut to the pane's width included):
+        tests render it wide to look for what must not show."""
+        return []
