@@ -234,6 +234,7 @@ def compare(ours_json: dict[str, Any], samples: list[dict[str, Any]]) -> dict[st
 
 
 def main() -> None:
+    from mcq_whole import whole_command
     from tiny_models import judge_path
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -254,6 +255,11 @@ def main() -> None:
         type=int,
         default=1,
         help="lm-eval's --batch_size (1, its fastest on a small CPU model; issue 21 quoted 8)",
+    )
+    parser.add_argument(
+        "--whole",
+        action="store_true",
+        help="also time the whole `w2c run start --wait` (CLI, database, worker) in each run",
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--workdir", type=Path, default=None, help="keep the files here")
@@ -329,8 +335,10 @@ def main() -> None:
         harness_time = timed(cmd, env, work / f"lm_eval-{k}.log")
         samples = lm_eval_samples(out_dir)
         n = len(samples)
+        whole = whole_command(model, args.data, work, env, k, timed) if args.whole else None
         runs.append(
             {
+                "whole": whole,
                 "ours": {
                     **ours_time,
                     "items_per_s": n / ours_time["wall_s"],
@@ -386,6 +394,14 @@ def report(f: dict[str, Any]) -> None:
             f"({o['scoring_items_per_s']:.1f} items/s)"
         )
         print(f"  speed-up: {run['speedup_wall']:.1f}x wall, {run['speedup_cpu']:.1f}x CPU time")
+        if run["whole"] is not None:
+            w = run["whole"]
+            print(
+                f"  whole `w2c run start --wait`: {w['wall_s']:.1f} s wall, "
+                f"cpu {w['cpu_s']:.1f} s, "
+                f"load {w['load_before']:.1f}->{w['load_after']:.1f}: "
+                f"{h['wall_s'] / w['wall_s']:.2f}x against lm-eval's wall"
+            )
         print(
             f"  per-choice ll: max |diff| {a['max_abs_diff']:.3g} (max rel "
             f"{a['max_rel_diff']:.2g}); {a['choices_within_tolerance']}/{a['choices']} within "

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from textual.app import App, ComposeResult
@@ -130,3 +131,35 @@ async def test_a_text_that_keeps_its_rows_is_updated_in_place() -> None:
             update_same_size(widget, "a line too long for forty columns, so it wraps")
             await pilot.pause()
             assert count[0] >= 1 and widget.size.height == 2
+
+
+async def test_narrow_cards_keep_their_width_and_cut_long_labels(
+    demo: Services, wait_review: Review
+) -> None:
+    app = W2CApp(demo, annotator="alice", dataset="demo", remember_annotator=False)
+    async with app.run_test(size=(84, 30)) as pilot:
+        screen = await wait_review(app, pilot)
+        await pilot.pause()
+        panel = screen.query_one(ResponsesPanel)
+        width = panel.line_width
+        assert 0 < width < 30
+        assert panel.lines and all(line.cell_length == width for line in panel.lines)
+        bottom = panel.lines[panel.spans[0][0] + panel.spans[0][1] - 1].text
+        assert "… " in bottom or " press 1–4 " in bottom  # cut with an ellipsis if too long
+        top = panel.lines[panel.spans[0][0]].text
+        assert top.startswith("┏━ 1.") and top.endswith("┓")
+
+
+async def test_no_responses_says_so(
+    services: Services, judge_file: Path, wait_review: Review
+) -> None:
+    services.imports.import_path(judge_file)
+    app = W2CApp(services, annotator="alice", remember_annotator=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_review(app, pilot)
+        await pilot.pause()
+        panel = screen.query_one(ResponsesPanel)
+        assert panel.spans == [] and "No model responses or scores" in panel.text()
+        await pilot.press("j")
+        await pilot.pause()
+        assert "No model responses or scores" in panel.text()
