@@ -4,12 +4,13 @@ card is scrolled into view, and a text that keeps its rows is updated in place."
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
 from textual.app import App, ComposeResult
+from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -42,13 +43,22 @@ def layouts(screen: Screen[Any]) -> Iterator[list[int]]:
         screen._refresh_layout = real  # type: ignore[method-assign]
 
 
+@asynccontextmanager
+async def opened(
+    services: Services, wait_review: Review, size: tuple[int, int] = SIZE
+) -> AsyncIterator[tuple[Pilot[None], ReviewScreen]]:
+    """The app on alice's review screen, showing an item."""
+    app = W2CApp(services, annotator="alice", remember_annotator=False)
+    async with app.run_test(size=size) as pilot:
+        screen = await wait_review(app, pilot)
+        await pilot.pause()
+        yield pilot, screen
+
+
 async def test_moving_on_repaints_the_panes_and_lays_nothing_out(
     demo: Services, wait_review: Review
 ) -> None:
-    app = W2CApp(demo, annotator="alice", dataset="demo", remember_annotator=False)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await wait_review(app, pilot)
-        await pilot.pause()
+    async with opened(demo, wait_review) as (pilot, screen):
         items, cards = screen.query_one(ItemView), screen.query_one(ResponsesPanel)
         heights = set()
         with layouts(screen) as count:
@@ -69,10 +79,7 @@ async def test_moving_on_repaints_the_panes_and_lays_nothing_out(
 async def test_cards_are_drawn_as_bordered_widgets_were(
     demo: Services, wait_review: Review
 ) -> None:
-    app = W2CApp(demo, annotator="alice", dataset="demo", remember_annotator=False)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await wait_review(app, pilot)
-        await pilot.pause()
+    async with opened(demo, wait_review) as (pilot, screen):
         panel = screen.query_one(ResponsesPanel)
         assert screen.mode is ReviewMode.RESPONSES and screen.state.cursor.card_index == 0
         (first, n_first), (second, _) = panel.spans
@@ -95,10 +102,7 @@ async def test_cards_are_drawn_as_bordered_widgets_were(
 
 
 async def test_the_selected_card_is_scrolled_into_view(demo: Services, wait_review: Review) -> None:
-    app = W2CApp(demo, annotator="alice", dataset="demo", remember_annotator=False)
-    async with app.run_test(size=(160, 16)) as pilot:
-        screen = await wait_review(app, pilot)
-        await pilot.pause()
+    async with opened(demo, wait_review, (160, 16)) as (pilot, screen):
         panel = screen.query_one(ResponsesPanel)
         height = panel.scrollable_content_region.height
         assert panel.virtual_size.height > height  # the second card starts below the fold
@@ -136,10 +140,7 @@ async def test_a_text_that_keeps_its_rows_is_updated_in_place() -> None:
 async def test_narrow_cards_keep_their_width_and_cut_long_labels(
     demo: Services, wait_review: Review
 ) -> None:
-    app = W2CApp(demo, annotator="alice", dataset="demo", remember_annotator=False)
-    async with app.run_test(size=(84, 30)) as pilot:
-        screen = await wait_review(app, pilot)
-        await pilot.pause()
+    async with opened(demo, wait_review, (84, 30)) as (_, screen):
         panel = screen.query_one(ResponsesPanel)
         width = panel.line_width
         assert 0 < width < 30
@@ -154,10 +155,7 @@ async def test_no_responses_says_so(
     services: Services, judge_file: Path, wait_review: Review
 ) -> None:
     services.imports.import_path(judge_file)
-    app = W2CApp(services, annotator="alice", remember_annotator=False)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await wait_review(app, pilot)
-        await pilot.pause()
+    async with opened(services, wait_review) as (pilot, screen):
         panel = screen.query_one(ResponsesPanel)
         assert panel.spans == [] and "No model responses or scores" in panel.text()
         await pilot.press("j")
