@@ -161,3 +161,25 @@ async def test_no_responses_says_so(
         await pilot.press("j")
         await pilot.pause()
         assert "No model responses or scores" in panel.text()
+
+
+async def test_a_new_theme_makes_the_lines_again(demo: Services, wait_review: Review) -> None:
+    async with opened(demo, wait_review) as (pilot, screen):
+        items, cards = screen.query_one(ItemView), screen.query_one(ResponsesPanel)
+
+        def backgrounds() -> set[object]:
+            return {
+                seg.style.bgcolor
+                for pane in (items, cards)
+                for line in pane.lines[:3]
+                for seg in line
+                if seg.style is not None
+            }
+
+        before = backgrounds()
+        assert screen.app.theme != "textual-light"
+        screen.app.theme = "textual-light"
+        await pilot.pause()
+        await pilot.pause()
+        after = backgrounds()
+        assert before and after and before.isdisjoint(after)

@@ -12,7 +12,6 @@ number (a scrollbar appearing or going would need a layout, and lines made for t
 from __future__ import annotations
 
 from rich.console import RenderableType
-from rich.style import Style as RichStyle
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -31,6 +30,10 @@ class LinesPane(ScrollView):
         super().__init__(id=id)
         self.lines: list[Strip] = []
         """What the pane shows, one `Strip` per line, made for `line_width`."""
+        self._painted: list[Strip] = []
+        """`lines` cut or padded to the pane's width, as painted."""
+        self._blank = Strip.blank(0)
+        """A line below the last one."""
 
     @property
     def line_width(self) -> int:
@@ -59,7 +62,10 @@ class LinesPane(ScrollView):
         if lines is self.lines:
             return  # the same lines (the same item again after a label): nothing to repaint
         self.lines = lines
-        size = Size(self.line_width, len(lines))
+        width, style = self.line_width, self.visual_style.rich_style
+        self._painted = [line.adjust_cell_length(width, style) for line in lines]
+        self._blank = Strip.blank(width, style)
+        size = Size(width, len(lines))
         if size != self.virtual_size:
             # Textual's own path for a virtual size that needs no layout (Widget._size_updated
             # with layout=False): the reactive set quietly, the scrollbar told (textual 8.2.8)
@@ -71,13 +77,18 @@ class LinesPane(ScrollView):
         """A new width (or the first layout): the lines are made again for it."""
         self.update_lines()
 
+    def notify_style_update(self) -> None:
+        """A new theme or style: the lines are made again in it (each is made with the pane's
+        base style; lines already made for that style are found again, not re-rendered)."""
+        super().notify_style_update()
+        if self.is_mounted:
+            self.update_lines()
+
     def render_line(self, y: int) -> Strip:
-        width = self.line_width
         index = y + round(self.scroll_offset.y)
-        style: RichStyle = self.visual_style.rich_style
-        if 0 <= index < len(self.lines):
-            return self.lines[index].adjust_cell_length(width, style)
-        return Strip.blank(width, style)
+        if 0 <= index < len(self._painted):
+            return self._painted[index]
+        return self._blank
 
     def text(self) -> str:
         """Every line's text, scrolled out of view too (what the pane holds, for tests)."""
