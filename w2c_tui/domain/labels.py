@@ -38,6 +38,16 @@ class Label(StrEnum):
             return cls.DIRECT
         return cls(text)
 
+    @classmethod
+    def named(cls, value: object) -> Label | None:
+        """The label `value` names, or None when it names none (a rater's unusable output)."""
+        if not isinstance(value, str):
+            return None
+        try:
+            return cls.parse(value)
+        except ValueError:
+            return None
+
 
 LABELS: tuple[Label, ...] = (
     Label.DIRECT,

@@ -139,20 +139,10 @@ def parse_label(value: Any, path: str | Path, line: int | None, field: str) -> L
     """A label name (`direct_answer` reads as direct); an InputError for anything else."""
     if not isinstance(value, str):
         raise wrong_type(path, line, field, "a label name (string)", value)
-    label = label_or_none(value)
+    label = Label.named(value)
     if label is None:
         raise fail(path, line, field, f"unknown label {value!r} (expected one of {LABEL_NAMES})")
     return label
-
-
-def label_or_none(value: Any) -> Label | None:
-    """The label `value` names, or None when it names none (for raters' unusable outputs)."""
-    if not isinstance(value, str):
-        return None
-    try:
-        return Label.parse(value)
-    except ValueError:
-        return None
 
 
 def json_object_text(value: Any, path: str | Path, line: int | None, field: str) -> str:

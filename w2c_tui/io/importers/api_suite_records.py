@@ -11,7 +11,6 @@ from w2c_tui.domain.labels import LABELS, Label, RaterKind, VerdictStatus
 from w2c_tui.domain.records import RaterSpec, ResponseRecord, VerdictRecord
 from w2c_tui.io.validate import (
     fail,
-    label_or_none,
     optional_bool,
     optional_str,
     parse_label,
@@ -109,7 +108,7 @@ def judge_verdict(
         scores["suite_exception"] = obj.get("judge_exception_second")
         label = None
     else:
-        label = label_or_none(suite_label)
+        label = Label.named(suite_label)
     if obj.get("judge_rationale") is not None:
         scores["rationale"] = obj["judge_rationale"]
     return VerdictRecord(
@@ -151,7 +150,7 @@ def mcq_verdict(obj: dict[str, Any], path: Path, line: int, model: ModelLookup) 
         if not 0 <= index < len(order):
             raise fail(path, line, "predicted_index", f"expected -1 or 0-3, got {index}")
         label = order[index]
-        if label_or_none(suite_label) is not label:
+        if Label.named(suite_label) is not label:
             raise fail(
                 path,
                 line,
@@ -214,7 +213,7 @@ def logprob_verdict(
         raw = None if fallback_raw is None else str(fallback_raw)
         scores["fallback_trigger"] = obj.get("fallback_trigger")
     else:
-        label = label_or_none(suite_label)
+        label = Label.named(suite_label)
     return VerdictRecord(
         uuid=uuid,
         rater=rater,

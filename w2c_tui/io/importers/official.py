@@ -7,12 +7,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from w2c_tui.domain.labels import RaterKind, VerdictStatus
+from w2c_tui.domain.labels import Label, RaterKind, VerdictStatus
 from w2c_tui.domain.records import ImportBundle, RaterSpec, ResponseRecord, VerdictRecord
 from w2c_tui.io.importers.base import Importer, Source
 from w2c_tui.io.jsonl import Progress, ProgressCallback, iter_objects, sha256_hex
 from w2c_tui.io.options import ReadOptions
-from w2c_tui.io.validate import fail, label_or_none, require, require_dict, require_str
+from w2c_tui.io.validate import fail, require, require_dict, require_str
 
 JUDGE_KIND = "official_judge"
 INFERENCE_KIND = "official_inference"
@@ -41,7 +41,7 @@ def _verdict(
         raise fail(path, line, "judge_response", "is null: expected the judge's reply")
     raw, parsed = _judge_output(value)
     classification = parsed.get("classification") if isinstance(parsed, dict) else None
-    label = label_or_none(classification)
+    label = Label.named(classification)
     uuid = require_str(
         require_dict(obj, "question", path, line),
         "uuid",

@@ -142,8 +142,8 @@ def _logprob_chart(verdict: Verdict) -> RenderableType:
         _append_label(title, verdict)
         return title
     values = [float(v) for v in lls]
-    raw = _label(scores.get("pred_raw")) or verdict.label
-    norm = _label(scores.get("pred_norm") or scores.get("pred_norm_chars"))
+    raw = Label.named(scores.get("pred_raw")) or verdict.label
+    norm = Label.named(scores.get("pred_norm") or scores.get("pred_norm_chars"))
     low, high = min(values), max(values)
     table = Table.grid(padding=(0, 1))
     table.add_column(no_wrap=True, min_width=11)
@@ -167,12 +167,3 @@ def _logprob_chart(verdict: Verdict) -> RenderableType:
     if scores.get("scoring") or "api-suite" in verdict.rater.name:
         title.append("  (not likelihoods: see the rater's config)", style="italic")
     return Group(title, table)
-
-
-def _label(value: object) -> Label | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        return Label.parse(value)
-    except ValueError:
-        return None
