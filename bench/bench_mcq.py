@@ -22,7 +22,6 @@ Run: `.venv/bin/python bench/bench_mcq.py [--data FILE] [--limit N] [--busy N] [
 from __future__ import annotations
 
 import argparse
-import glob
 import json
 import os
 import statistics
@@ -38,44 +37,7 @@ sys.path.insert(0, str(REPO / "tests" / "runs"))
 sys.path.insert(0, str(REPO / "bench"))
 
 from busy import busy  # noqa: E402
-
-TASK_YAML = """\
-task: w2c_bench
-dataset_path: json
-dataset_kwargs:
-  data_files: {data}
-test_split: train
-output_type: multiple_choice
-process_docs: !function utils.process_docs
-doc_to_text: prompt
-doc_to_target: target_index
-doc_to_choice: choices
-target_delimiter: ""
-metric_list:
-  - metric: acc
-    aggregation: mean
-    higher_is_better: true
-  - metric: acc_norm
-    aggregation: mean
-    higher_is_better: true
-"""
-
-TASK_UTILS = """\
-from w2c_tui.domain.runs import Task
-from w2c_tui.runs.prompts import render
-
-
-def process_docs(dataset):
-    def add(doc):
-        answers = doc["answers"]
-        task = Task(0, doc["uuid"], doc["question"], tuple(doc["tools"]),
-                    tuple(answers.items()), None)
-        prompt, choices = render("when2call-default", task)
-        return {"prompt": prompt, "choices": choices,
-                "target_index": list(answers).index(doc["correct_answer"])}
-
-    return dataset.map(add)
-"""
+from mcq_lm_eval import compare, lm_eval_command, lm_eval_samples, write_task  # noqa: E402
 
 
 def build(folder: Path, data: Path) -> Path:
@@ -134,14 +96,6 @@ def timed(cmd: list[str], env: dict[str, str], log: Path) -> dict[str, float]:
     }
 
 
-def lm_eval_samples(out_dir: Path) -> list[dict[str, Any]]:
-    files = glob.glob(str(out_dir / "**" / "samples_w2c_bench_*.jsonl"), recursive=True)
-    if not files:
-        raise SystemExit(f"lm_eval wrote no samples file under {out_dir}")
-    with open(files[0], encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle]
-
-
 def token_counts(model: str, data: Path, limit: int | None, reused: int) -> dict[str, int]:
     """Tokens through the model and vocabulary projections, for both methods (`reused`: the
     context tokens our run took from the previous item's cache)."""
@@ -169,67 +123,6 @@ def token_counts(model: str, data: Path, limit: int | None, reused: int) -> dict
         "ours_tokens_without_prefix_reuse": contexts + conts,
         "ours_projections": len(items) + conts,
         "boundary_merges": sum(i.boundary_merges for i in items),
-    }
-
-
-def first_argmax(values: list[float]) -> int:
-    return max(range(len(values)), key=lambda j: (values[j], -j))
-
-
-def compare(ours_json: dict[str, Any], samples: list[dict[str, Any]]) -> dict[str, Any]:
-    """Agreement of the per-choice log-likelihoods and of the predictions."""
-    from w2c_tui.domain.runs import Task
-    from w2c_tui.runs.prompts import render
-
-    max_abs = max_rel = 0.0
-    within = same_pred = same_norm = same_prompt = 0
-    n_choices = 0
-    acc = acc_norm = 0.0
-    for sample in samples:
-        doc = sample["doc"]
-        mine = ours_json["results"][doc["uuid"]]
-        theirs = [float(resp[0]) for resp in sample["filtered_resps"]]
-        for a, b in zip(mine["loglikelihoods"], theirs, strict=True):
-            diff = abs(a - b)
-            max_abs = max(max_abs, diff)
-            max_rel = max(max_rel, diff / max(abs(b), 1e-9))
-            within += diff <= 1e-4 + 1e-6 * abs(b)
-            n_choices += 1
-        names = list(doc["answers"])
-        lengths = [len(c) for c in doc["choices"]]
-        same_pred += names[first_argmax(theirs)] == mine["pred_raw"]
-        norm = [ll / n for ll, n in zip(theirs, lengths, strict=True)]
-        same_norm += names[first_argmax(norm)] == mine["pred_norm"]
-        task = Task(
-            0,
-            doc["uuid"],
-            doc["question"],
-            tuple(doc["tools"]),
-            tuple(doc["answers"].items()),
-            None,
-        )
-        same_prompt += (
-            sample["arguments"]["gen_args_0"]["arg_0"] == render("when2call-default", task)[0]
-        )
-        acc += float(sample["acc"])
-        acc_norm += float(sample["acc_norm"])
-    n = len(samples)
-    gold = {s["doc"]["uuid"]: s["doc"]["correct_answer"] for s in samples}
-    ours_acc = sum(ours_json["results"][u]["pred_raw"] == g for u, g in gold.items()) / n
-    ours_norm = sum(ours_json["results"][u]["pred_norm"] == g for u, g in gold.items()) / n
-    return {
-        "items": n,
-        "choices": n_choices,
-        "max_abs_diff": max_abs,
-        "max_rel_diff": max_rel,
-        "choices_within_tolerance": within,
-        "identical_pred": same_pred,
-        "identical_pred_norm": same_norm,
-        "identical_prompts": same_prompt,
-        "lm_eval_acc": acc / n,
-        "lm_eval_acc_norm": acc_norm / n,
-        "ours_acc": ours_acc,
-        "ours_acc_norm": ours_norm,
     }
 
 
@@ -290,13 +183,7 @@ def main() -> None:
         env.update(OMP_NUM_THREADS=str(args.threads), MKL_NUM_THREADS=str(args.threads))
     limit = "none" if args.limit is None else str(args.limit)
 
-    task_dir = work / "task"
-    task_dir.mkdir(exist_ok=True)
-    (task_dir / "w2c_bench.yaml").write_text(
-        TASK_YAML.format(data=args.data.resolve()), encoding="utf-8"
-    )
-    (task_dir / "utils.py").write_text(TASK_UTILS, encoding="utf-8")
-    lm_eval = str(Path(sys.executable).with_name("lm_eval"))
+    task_dir = write_task(work / "task", args.data)
 
     runs: list[dict[str, Any]] = []
     hogs = busy(args.busy)
@@ -310,32 +197,13 @@ def main() -> None:
         )
         ours_json = json.loads(ours_out.read_text(encoding="utf-8"))
         out_dir = work / f"lm_eval_out-{k}"
-        cmd = [
-            lm_eval,
-            "--model",
-            "hf",
-            "--model_args",
-            f"pretrained={model},dtype=float32,add_bos_token=False",
-            "--tasks",
-            "w2c_bench",
-            "--include_path",
-            str(task_dir),
-            "--batch_size",
-            str(args.lm_batch_size),
-            "--device",
-            "cpu",
-            "--num_fewshot",
-            "0",
-            "--log_samples",
-            "--output_path",
-            str(out_dir),
-        ]
-        if args.limit is not None:
-            cmd += ["--limit", str(args.limit)]
+        cmd = lm_eval_command(model, task_dir, args.lm_batch_size, args.limit, out_dir)
         harness_time = timed(cmd, env, work / f"lm_eval-{k}.log")
         samples = lm_eval_samples(out_dir)
         n = len(samples)
-        whole = whole_command(model, args.data, work, env, k, timed) if args.whole else None
+        whole = None
+        if args.whole:
+            whole = whole_command(model, args.data, args.limit, work, env, k, timed)
         runs.append(
             {
                 "whole": whole,

@@ -13,10 +13,17 @@ Timed = Callable[[list[str], dict[str, str], Path], dict[str, float]]
 
 
 def whole_command(
-    model: Path, data: Path, work: Path, env: dict[str, str], k: int, timed: Timed
+    model: Path,
+    data: Path,
+    limit: int | None,
+    work: Path,
+    env: dict[str, str],
+    k: int,
+    timed: Timed,
 ) -> dict[str, Any]:
     """Import `data` into a new database (not timed), then time `w2c run start --wait` on it
-    (mcq_logprob, transformers, `model`); its wall and CPU seconds, and the run's result line."""
+    (mcq_logprob, transformers, `model`, the first `limit` items); its wall and CPU seconds,
+    and the run's result line."""
     w2c = str(Path(sys.executable).with_name("w2c"))
     db = work / f"whole-{k}.db"
     for suffix in ("", "-wal", "-shm"):
@@ -40,6 +47,7 @@ def whole_command(
             "--model",
             str(model),
             "--wait",
+            *(["--limit", str(limit)] if limit is not None else []),
         ],
         env,
         log,
