@@ -1,8 +1,9 @@
 """The review screen: items list, item, responses or QA; labelling from the keyboard.
 
 A thin composition: `ReviewController` (tui/review_views.py) holds the state and every
-transition, `ReviewDialogs` (screens/review_dialogs.py) opens the dialogs and other screens;
-this screen binds keys to them and pushes what the state holds down to the widgets.
+transition, `ReviewDialogs` (screens/review_dialogs.py) opens the dialogs and other screens,
+`ReviewPaint` (screens/review_paint.py) pushes what the state holds down to the widgets; this
+screen binds keys to them.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from w2c_tui.tui.bindings import REVIEW_BINDINGS
 from w2c_tui.tui.review_state import Notice
 from w2c_tui.tui.review_views import ReviewController
 from w2c_tui.tui.screens.review_dialogs import ReviewDialogs
+from w2c_tui.tui.screens.review_paint import ReviewPaint
 from w2c_tui.tui.screens.review_prefetch import Prefetch
 from w2c_tui.tui.screens.review_retry import RETRY_TICK_S, LabelRetry
 from w2c_tui.tui.unsaved_answers import log_unsaved
@@ -51,7 +53,9 @@ class ReviewScreen(Screen[None]):
         self.dialogs = ReviewDialogs(
             self, self.state, act=self.act, tell=self.tell, render=self.render_all
         )
-        self.keeper = LabelRetry(self, self.state, act=self.act, repaint=self.update_status)
+        self.paint = ReviewPaint(self, self.state)
+        """What the widgets show of the state."""
+        self.keeper = LabelRetry(self, self.state, act=self.act, repaint=self.paint.status)
         """Tries the unsaved label again, and is what the app asks before quitting."""
 
     # what tests and callers read
@@ -116,54 +120,9 @@ class ReviewScreen(Screen[None]):
         self.render_all()
 
     def render_all(self) -> None:
-        """Push the current state down to the widgets."""
-        state = self.state
-        items = self.query_one(ItemsList)
-        changed = state.rows.take_changed()
-        if items.count != state.rows.count or items.generation != state.rows.generation:
-            items.reset(state.rows.count, state.rows.generation)
-        else:  # the same list: repaint only the lines whose rows changed
-            for index in changed:
-                items.repaint_row(index)
-        items.cursor = state.index
-        items.hide_gold = state.is_blind
-        self.query_one(ItemView).show(
-            state.detail.item if state.detail else None,
-            blind=state.gold_hidden,
-            facts=state.cursor.facts,
-            title=state.cursor.title(),
-        )
-        qa = self.query_one(QAPanel)
-        if qa.display != (state.mode is ReviewMode.ITEM_QA):  # setting it asks for a layout
-            qa.display = state.mode is ReviewMode.ITEM_QA
-        if state.detail is not None and state.mode is ReviewMode.ITEM_QA:
-            qa.show(state.detail.qa)
-        responses = state.mode is ReviewMode.RESPONSES and state.cards
-        selected = state.cursor.card_index if responses else None
-        self.query_one(ResponsesPanel).show(
-            state.cards, selected, state.annotator, unsaved=state.unsaved
-        )
-        self.query_one(RevealLine).show(state.previous or "")
-        self.update_status()
+        """Push the current state down to the widgets, then read ahead."""
+        self.paint.everything()
         self.prefetch.schedule()
-
-    def update_status(self) -> None:
-        """Refresh the header line (progress is counted again only after a change)."""
-        state = self.state
-        progress, queue = state.progress()
-        count = state.rows.count
-        self.query_one(StatusBar).show(
-            dataset=state.dataset,
-            annotator=state.annotator,
-            mode=state.mode_label,
-            progress=progress,
-            queue=queue,
-            pace=state.labels.pace,
-            blind=state.is_blind,
-            filter_text=state.view.describe(),
-            position=f"item {state.index + 1}/{count}" if count else "no items",
-            unsaved=state.unsaved is not None,
-        )
 
     def _keep_place(self) -> None:
         """Remember where the annotator is, off the UI thread (only when it changed)."""
