@@ -124,9 +124,7 @@ def _insert_items(session: Session, rows: list[dict[str, object]]) -> None:
     )
     first_id = None
     if trigger is not None:
-        first_id = int(
-            connection.execute(text("SELECT COALESCE(MAX(id), 0) FROM item")).scalar_one()
-        )
+        first_id = _last_item_id(connection)
         connection.execute(text(f"DROP TRIGGER {SEARCH_TRIGGER}"))
         hash_bytes = connection.execute(
             text(f"SELECT v FROM {SEARCH_TABLE}_config WHERE k = 'hashsize'")
@@ -176,6 +174,11 @@ def _pause_vocabulary_trigger(connection: Connection) -> int | None:
     if enabled is None:
         return None
     connection.exec_driver_sql(f"ALTER TABLE item DISABLE TRIGGER {VOCABULARY_TRIGGER}")
+    return _last_item_id(connection)
+
+
+def _last_item_id(connection: Connection) -> int:
+    """The highest item id so far (0 in an empty table): the rows an import adds come after."""
     return int(connection.execute(text("SELECT COALESCE(MAX(id), 0) FROM item")).scalar_one())
 
 
