@@ -39,8 +39,9 @@ class Targets:
 
     annotator: str
     tools_open: bool
-    body: tuple[RenderTarget, ...]
-    cards: tuple[RenderTarget, ...]
+    body: RenderTarget | None
+    cards: RenderTarget | None
+    """None before the panes' first layout: nothing is rendered ahead then."""
 
 
 @dataclass(slots=True)
@@ -60,19 +61,17 @@ def prepare(cursor: ReviewCursor, plan: AheadPlan, targets: Targets) -> Prepared
     for detail, (index, _) in zip(out.details, plan.rows, strict=True):
         shown = cursor.shown(detail, index)
         item = detail.item
-        if targets.body:
+        if targets.body is not None:
             body = Prerendered(
                 item_body(item, shown.gold_hidden, shown.facts, shown.title, targets.tools_open)
             )
-            for target in targets.body:
-                body.prepare(target)
+            body.prepare(targets.body)
             where = body_key(item, shown.gold_hidden, shown.facts, shown.title, targets.tools_open)
             out.bodies.append((where, item, body))
-        if targets.cards:
+        if targets.cards is not None:
             for card in shown.cards:
                 visual = Prerendered(card_body(card, targets.annotator, None))
-                for target in targets.cards:
-                    visual.prepare(target)
+                visual.prepare(targets.cards)
                 key = card_key(card, targets.annotator, None)
                 out.cards.append((item.id, key, card, visual))
     return out
@@ -106,8 +105,8 @@ class Prefetch:
         targets = Targets(
             annotator=self.cursor.scope.annotator,
             tools_open=self.items.tools_open,
-            body=self.items.render_targets(),
-            cards=self.cards.render_targets(),
+            body=self.items.render_target(),
+            cards=self.cards.card_target(),
         )
         self._running = True
         cursor, app = self.cursor, self.screen.app

@@ -23,7 +23,7 @@ from w2c_tui.domain.blind import Fact, metadata
 from w2c_tui.domain.labels import LABELS, Label
 from w2c_tui.domain.models import Item
 from w2c_tui.tui.widgets.lines_pane import LinesPane
-from w2c_tui.tui.widgets.prerendered import Prerendered, RenderTarget, VisualCache
+from w2c_tui.tui.widgets.prerendered import Prerendered, VisualCache
 
 MAX_TOOL_LINES = 400
 LONG_TEXT = 3000
@@ -106,11 +106,6 @@ class ItemView(LinesPane):
             save_tools_view(self.tools_open, remember)
         except (OSError, ValueError) as error:
             self.notify(f"Could not remember it: {error}", severity="warning", markup=False)
-
-    def render_targets(self) -> tuple[RenderTarget, ...]:
-        """Where an item's lines will be painted (none before the first layout)."""
-        target = self.render_target()
-        return () if target is None else (target,)
 
     def make_lines(self) -> list[Strip]:
         target = self.render_target()

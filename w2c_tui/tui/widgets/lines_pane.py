@@ -58,7 +58,7 @@ class LinesPane(ScrollView):
     def update_lines(self) -> None:
         """Make the lines again for the pane's width and show them: a repaint of this pane,
         no layout (its size does not depend on its lines)."""
-        lines = self.make_lines() if self.line_width else []
+        lines = self.make_lines()
         if lines is self.lines:
             return  # the same lines (the same item again after a label): nothing to repaint
         self.lines = lines

@@ -73,10 +73,9 @@ class ResponsesPanel(LinesPane):
         self.spans: list[tuple[int, int]] = []
         """Each card's first line and line count in `lines`."""
 
-    def render_targets(self) -> tuple[RenderTarget, ...]:
-        """Where a card's body will be painted (none before the first layout)."""
-        target = self.render_target(CARD_INSET)
-        return () if target is None else (target,)
+    def card_target(self) -> RenderTarget | None:
+        """Where a card's body will be painted (None before the first layout)."""
+        return self.render_target(CARD_INSET)
 
     def show(
         self,
@@ -147,7 +146,7 @@ class ResponsesPanel(LinesPane):
                 Strip.join([Strip.blank(1, base), line.apply_style(muted)])
                 for line in EMPTY.lines(target)
             ]
-        target = self.render_target(CARD_INSET)
+        target = self.card_target()
         if target is None:
             return []
         style_of = self.get_component_rich_style
