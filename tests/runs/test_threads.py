@@ -98,7 +98,7 @@ def test_a_short_sample_is_waited_out(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_the_plan_reads_a_running_sample(machine: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     class Sample:
-        def busy(self) -> float:
+        def busy(self, ours: object = ()) -> float:
             return 1.2
 
     monkeypatch.setattr(threads, "busy_cores", lambda: pytest.fail("slept for a sample"))

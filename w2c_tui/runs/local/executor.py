@@ -12,6 +12,7 @@ from w2c_tui.runs.critictool.judge_prompt import run_prompt
 from w2c_tui.runs.critictool.runner import critictool_describe
 from w2c_tui.runs.executor import Emit, ShouldStop
 from w2c_tui.runs.judge import JudgePrompt
+from w2c_tui.runs.local.helpers import HelperPool, start_for_run
 from w2c_tui.runs.local.loading import (
     LoadedModel,
     ModelCache,
@@ -20,11 +21,21 @@ from w2c_tui.runs.local.loading import (
     resolve_device,
     resolve_dtype,
 )
-from w2c_tui.runs.local.threads import BusySample, ThreadPlan, decided, passive_waits, plan_threads
+from w2c_tui.runs.local.threads import (
+    BusySample,
+    ThreadPlan,
+    decided,
+    passive_waits,
+    plan_threads,
+)
 from w2c_tui.runs.local.threads import apply as apply_threads
 from w2c_tui.runs.mcq_index import mcq_index_prompt_version
 from w2c_tui.runs.prompts import CHAT, TemplateError, check_template, template_hash
 from w2c_tui.runs.prompts.chat import NO_CHAT_TEMPLATE, chat_template_hash
+
+NVIDIA_DRIVER = Path("/dev/nvidiactl")
+"""Where a machine has an NVIDIA driver, `--device auto` is likely CUDA: no helper is started
+on a guess (one started is stopped as soon as the device turns out not to be the CPU)."""
 
 CHAT_METHODS = (Method.JUDGE, Method.MCQ_INDEX, Method.CRITICTOOL, Method.CRITICTOOL_JUDGE)
 JUDGES = (Method.JUDGE, Method.CRITICTOOL_JUDGE)
@@ -43,14 +54,44 @@ class TransformersExecutor:
         self.passive_waits = passive_waits()
         self._loaded: LoadedModel | None = None
         self._judge_prompt: JudgePrompt | None = None
+        self._helpers: HelperPool | None = None
+        self._cores_free = 1
+        """The free cores the plan found (this process's threads are fewer with helpers)."""
 
     @property
     def threads(self) -> ThreadPlan:
-        """The thread plan, decided once: other processes' load is sampled from the executor's
-        creation on (imports included) to the first use."""
+        """The thread plan (of this process), decided once: other processes' load is sampled
+        from the executor's creation on (imports included) to the first use; helpers started
+        meanwhile are this run's own, and with them the free cores are shared out."""
         if self._threads is None:
-            self._threads = plan_threads(self.options.threads, self._busy)
+            pool = self._helpers
+            plan = plan_threads(self.options.threads, self._busy, pool.pids if pool else ())
+            self._cores_free = plan.threads
+            self._threads = pool.share_cores(plan) if pool is not None else plan
         return self._threads
+
+    def _start_helpers(self) -> None:
+        """Helper processes for a one-off log-prob run on the CPU (`helpers.py`), started
+        before the model loads here so that their loads overlap."""
+        config, options = self.config, self.options
+        if (
+            self._helpers is None
+            and config.method is Method.MCQ_LOGPROB
+            and self._models is None  # the TUI's spot checks keep their models
+            and self._threads is None  # --threads N, OMP_NUM_THREADS: one process
+            and options.device in ("auto", "cpu")
+            and not (options.device == "auto" and NVIDIA_DRIVER.exists())  # likely CUDA
+        ):
+            self._helpers = start_for_run(config.model, options.dtype, config.template, config.bos)
+
+    def close(self) -> None:
+        """Stop the helper processes, if any are left."""
+        if self._helpers is not None:
+            self._helpers.close()
+
+    def _alone(self) -> None:
+        """No helper is left: this process takes all the free cores again."""
+        apply_threads(ThreadPlan(self._cores_free, "helpers gone"))
 
     def _prompt(self) -> JudgePrompt:
         if self._judge_prompt is None:
@@ -72,13 +113,12 @@ class TransformersExecutor:
         """Load the model and tokenizer (once) and verify that the run can start."""
         self._check_config()
         if self._loaded is None:
-            device = resolve_device(self.options.device)
-            dtype = resolve_dtype(self.options.dtype, device)
-            apply_threads(self.threads)
-            if self._models is not None:
-                self._loaded = self._models.get(self.config.model, device, dtype)
-            else:
-                self._loaded = load(self.config.model, device, dtype)
+            self._start_helpers()
+            try:
+                self._loaded = self._load()
+            except BaseException:
+                self.close()
+                raise
         tok = self._loaded.tokenizer
         if self.config.method in CHAT_METHODS and not getattr(tok, "chat_template", None):
             raise RunStartError(
@@ -94,6 +134,17 @@ class TransformersExecutor:
                 f"--bos was asked for, but the tokenizer of {self.config.model!r} has no BOS "
                 "token: run without --bos"
             )
+
+    def _load(self) -> LoadedModel:
+        device = resolve_device(self.options.device)
+        if device != "cpu":
+            self.close()
+            self._helpers = None
+        dtype = resolve_dtype(self.options.dtype, device)
+        apply_threads(self.threads)
+        if self._models is not None:
+            return self._models.get(self.config.model, device, dtype)
+        return load(self.config.model, device, dtype)
 
     def _model(self) -> LoadedModel:
         if self._loaded is None:
@@ -126,6 +177,7 @@ class TransformersExecutor:
             "semantics": "lm-eval<=0.4.9.1 loglikelihood, empty target delimiter",
             "threads": self.threads.threads,
             "threads_because": self.threads.reason,
+            "helper_processes": len(self._helpers) if self._helpers is not None else 0,
             "omp_wait_policy": "passive" if self.passive_waits else "default",
             "gelu_new_fused": loaded.fused_activations,
             **self._mcq_plan(loaded),
@@ -177,9 +229,7 @@ class TransformersExecutor:
         loaded = self._model()
         config, batch_size = self.config, self.options.batch_size
         if config.method is Method.MCQ_LOGPROB:
-            from w2c_tui.runs.local.mcq import McqRunner
-
-            McqRunner(loaded, config.template, config.bos, batch_size).run(tasks, emit, should_stop)
+            self._run_mcq(loaded, tasks, emit, should_stop)
         elif config.method is Method.CRITICTOOL:
             from w2c_tui.runs.local.critictool import CriticToolRunner
 
@@ -207,6 +257,27 @@ class TransformersExecutor:
                 config.temperature,
                 config.max_tokens,
             ).run(tasks, emit, should_stop)
+
+    def _run_mcq(
+        self, loaded: LoadedModel, tasks: Sequence[Task], emit: Emit, should_stop: ShouldStop
+    ) -> None:
+        """Log-prob MCQ, shared with the helper processes where there are some."""
+        from w2c_tui.runs.local.mcq import McqRunner
+
+        runner = McqRunner(loaded, self.config.template, self.config.bos, self.options.batch_size)
+        pool = self._helpers
+        try:
+            if pool is not None:
+                pool.fit(len(tasks))
+            if pool is None or not len(pool) or runner.per_pass != 1:
+                if pool is not None and self.threads.threads < self._cores_free:
+                    self._alone()
+                runner.run(tasks, emit, should_stop)
+                return
+            rendered = runner.render_sorted(tasks, emit)
+            pool.share(rendered, runner.score_rendered, emit, should_stop, self._alone)
+        finally:
+            self.close()
 
 
 def _model_path(model: str) -> str:

@@ -8,6 +8,7 @@ from typing import Any
 from w2c_tui.domain.runs import Task, TaskResult
 from w2c_tui.runs.executor import Emit, ShouldStop
 from w2c_tui.runs.local.encoding import EncodedItem, encode_items
+from w2c_tui.runs.local.helper_process import Rendered
 from w2c_tui.runs.local.loading import LoadedModel, free_memory, is_oom, oom_message
 from w2c_tui.runs.local.prefix import PrefixCache, hidden_width, reusable, score_item
 from w2c_tui.runs.local.results import Prepared, mcq_result
@@ -18,8 +19,6 @@ WINDOW = 16
 """Batches per window: a window's items are tokenised together (and, on a GPU, length-sorted)."""
 LOGITS_BUDGET = 2**28
 """Most logits (rows × positions × vocabulary) one continuation pass may produce."""
-
-Rendered = tuple[Task, str, list[str]]
 
 
 def forward_batch(device: str, batch_size: int) -> int:
@@ -195,11 +194,24 @@ class McqRunner:
             ]
         return results + [self._guarded(p) for p in rest]
 
+    def render_sorted(self, tasks: Sequence[Task], emit: Emit) -> list[Rendered]:
+        """The tasks' prompts and choices (a failure is emitted as that task's error), sorted
+        by prompt where prefixes are reused: neighbours then share the longest prefixes."""
+        rendered = self._render(tasks, emit)
+        if self.prefix is not None:
+            rendered.sort(key=lambda r: r[1])
+        return rendered
+
+    def score_rendered(self, rendered: Sequence[Rendered]) -> list[TaskResult]:
+        """The results of rendered items, in their order (an item's failure is its error)."""
+        out: list[TaskResult] = []
+        for batch in self._batches(self._encode(rendered, out.append)):
+            out.extend(self._score_batch(batch))
+        return out
+
     def run(self, tasks: Sequence[Task], emit: Emit, should_stop: ShouldStop) -> None:
         """Score every task; should_stop is honoured between batches."""
-        rendered = self._render(tasks, emit)
-        if self.prefix is not None:  # neighbours then share the longest prompt prefixes
-            rendered.sort(key=lambda r: r[1])
+        rendered = self.render_sorted(tasks, emit)
         window = self.batch_size * WINDOW
         for start in range(0, len(rendered), window):
             if should_stop():

@@ -24,6 +24,7 @@ import math
 import os
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,14 +68,17 @@ def decided(requested: int | None = None) -> ThreadPlan | None:
     return None
 
 
-def plan_threads(requested: int | None = None, sample: BusySample | None = None) -> ThreadPlan:
+def plan_threads(
+    requested: int | None = None, sample: BusySample | None = None, ours: Sequence[int] = ()
+) -> ThreadPlan:
     """The plan: `requested` (--threads), else OMP_NUM_THREADS, else the free usable cores
-    (other processes' busy share from `sample` where given, else from a SAMPLE_S wait)."""
+    (other processes' busy share from `sample` where given, else from a SAMPLE_S wait; the
+    processes `ours`, this run's helpers, are not other processes)."""
     plan = decided(requested)
     if plan is not None:
         return plan
     cores = usable_cores()
-    busy = sample.busy() if sample is not None else busy_cores()
+    busy = sample.busy(ours=ours) if sample is not None else busy_cores()
     if busy is not None:
         free = max(1, min(cores, math.floor(cores - busy + 0.5)))
         return ThreadPlan(free, f"{cores} usable core(s), {busy:.1f} busy now")
@@ -114,9 +118,10 @@ class BusySample:
         self.own = _own_cpu()
         self.cpus = _busy_times()
 
-    def busy(self, min_s: float = SAMPLE_S) -> float | None:
+    def busy(self, min_s: float = SAMPLE_S, ours: Sequence[int] = ()) -> float | None:
         """Busy cores (None where the CPU times cannot be read); waits out a window shorter
-        than `min_s`."""
+        than `min_s`. `ours`: processes started within the window whose CPU time is this
+        run's own (its helpers), not other processes' demand."""
         left = min_s - (time.monotonic() - self.started)
         if left > 0:
             time.sleep(left)
@@ -124,13 +129,25 @@ class BusySample:
         wall = time.monotonic() - self.started
         if self.cpus is None or now is None or wall <= 0:
             return None
-        others = sum(now) - sum(self.cpus) - (_own_cpu() - self.own)
+        others = sum(now) - sum(self.cpus) - (_own_cpu() - self.own) - _cpu_of(ours)
         return max(0.0, others / wall)
 
 
 def _own_cpu() -> float:
     times = os.times()
     return times.user + times.system
+
+
+def _cpu_of(pids: Sequence[int]) -> float:
+    """The CPU seconds the processes `pids` have used (those already gone count nothing)."""
+    total = 0.0
+    for pid in pids:
+        try:
+            times = psutil.Process(pid).cpu_times()
+        except (psutil.Error, OSError):
+            continue
+        total += times.user + times.system
+    return total
 
 
 def _busy_times() -> list[float] | None:
