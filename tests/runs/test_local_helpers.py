@@ -197,6 +197,16 @@ def test_a_cancel_stops_the_helpers() -> None:
     assert helper.process.poll() is not None and helper.stopped
 
 
+def test_a_helper_ends_by_itself_when_its_parent_is_gone() -> None:
+    """Its input closing (the parent killed, nothing cleaned up) ends it after its load."""
+    pool = HelperPool(1, settings(tiny_model_dir("gpt2")))
+    helper = pool.helpers[0]
+    assert helper.process.stdin is not None
+    helper.process.stdin.close()
+    assert helper.process.wait(timeout=DEADLINE_S) == 0 and not helper.stopped
+    pool.close()
+
+
 def test_helpers_only_for_a_small_local_model_with_memory_to_spare(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
