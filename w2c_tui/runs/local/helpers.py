@@ -23,6 +23,7 @@ import contextlib
 import logging
 import queue
 import subprocess
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -81,9 +82,13 @@ def helpers_wanted(model: str, cores: int) -> int:
 def start_for_run(model: str, dtype: str, template: str, bos: bool) -> HelperPool | None:
     """The helpers a log-prob run of `model` on the CPU starts now (None: none pays)."""
     count = helpers_wanted(model, usable_cores())
-    if not count:
+    if not count or not sys.executable:
         return None
-    return HelperPool(count, {"model": model, "dtype": dtype, "template": template, "bos": bos})
+    try:
+        return HelperPool(count, {"model": model, "dtype": dtype, "template": template, "bos": bos})
+    except OSError as exc:  # the run goes on in this process alone
+        log.warning("no helper process could start (%s): scoring here alone", exc)
+        return None
 
 
 def result_of(task: Task, result: dict[str, Any], helper: int) -> TaskResult:
@@ -104,8 +109,14 @@ class HelperPool:
     """The helpers of one run: started early, trimmed to the plan, then sharing the work."""
 
     def __init__(self, count: int, settings: dict[str, Any]) -> None:
-        self.helpers = [Helper(i + 1, settings) for i in range(count)]
+        self.helpers: list[Helper] = []
         self.threads = 1
+        try:
+            for i in range(count):
+                self.helpers.append(Helper(i + 1, settings))
+        except BaseException:
+            self.close()
+            raise
 
     @property
     def pids(self) -> list[int]:
