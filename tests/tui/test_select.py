@@ -11,7 +11,7 @@ from textual.app import App, ComposeResult
 from textual.widgets._select import SelectOverlay
 
 import w2c_tui
-from w2c_tui.tui.widgets.select import OptionList, Select
+from w2c_tui.tui.widgets.select import OptionList, RaterList, Select
 
 
 class OneSelect(App[None]):
@@ -40,17 +40,21 @@ async def test_a_page_key_before_the_first_layout_is_ignored_then_pages(action: 
 
 
 class HiddenList(App[None]):
-    CSS = "OptionList { display: none; }"
+    CSS = "OptionList, RaterList { display: none; }"
 
     def compose(self) -> ComposeResult:
         yield OptionList(*[str(i) for i in range(30)])
+        yield RaterList(*[(str(i), str(i)) for i in range(30)])
 
 
+@pytest.mark.parametrize("kind", [OptionList, RaterList])
 @pytest.mark.parametrize("action", ["action_page_up", "action_page_down"])
-async def test_a_list_not_laid_out_ignores_page_keys(action: str) -> None:
+async def test_a_list_not_laid_out_ignores_page_keys(
+    action: str, kind: type[OptionList] | type[RaterList]
+) -> None:
     app = HiddenList()
     async with app.run_test(size=(60, 20)):
-        options = app.query_one(OptionList)
+        options = app.query_one(kind)
         options.highlighted = 3
         getattr(options, action)()  # Textual's own list raises KeyError: 3 here
         assert options.highlighted == 3

@@ -58,7 +58,12 @@ class Select(TextualSelect[T]):
 class RaterList(SelectionList[str]):
     """A selection list whose options are rebuilt with each result (the agreement screen's
     raters): a highlight posted just before a rebuild can name a row that is gone; it is
-    dropped, not raised (Textual's list raises OptionDoesNotExist)."""
+    dropped, not raised (Textual's list raises OptionDoesNotExist). Page keys wait for the
+    lines, as in `OptionList` (a rebuild clears them until the next layout)."""
+
+    def _move_page(self, direction: Any) -> None:
+        if laid_out(self):
+            super()._move_page(direction)
 
     def _on_option_list_option_highlighted(
         self, event: TextualOptionList.OptionHighlighted
