@@ -3,6 +3,7 @@ several items per pass, and prefix reuse across items."""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -35,7 +36,7 @@ from w2c_tui.runs.local.encoding import encode_items, split_whitespace
 from w2c_tui.runs.local.loading import load
 from w2c_tui.runs.local.mcq import McqRunner
 from w2c_tui.runs.local.prefix import worth_it
-from w2c_tui.runs.local.scoring import score_shared
+from w2c_tui.runs.local.scoring import score_shared, with_cache
 from w2c_tui.runs.prompts import render
 
 
@@ -164,3 +165,22 @@ def test_prefix_reuse_only_when_it_pays() -> None:
     assert worth_it(900, 1000, 128)  # a shared tool block
     assert worth_it(100, 1000, 4096)  # a real model: projections dominate
     assert not worth_it(4, 10, 4096)  # below MIN_SHARED
+
+
+@pytest.mark.parametrize("arch", ["gpt2", "qwen2"])
+def test_the_cache_goes_by_the_name_the_model_takes(arch: str) -> None:
+    """transformers 5.24 deprecates `past_key_values` (removed in 5.40): no deprecation
+    warning on the scoring path, and an older forward still gets `past_key_values`."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FutureWarning)
+        results = run_mcq(tiny_model_dir(arch), sample_tasks()[:4], "when2call-default")
+    assert results and not [r.error for r in results if r.error]
+
+    class Older:
+        def forward(self, input_ids: Any = None, past_key_values: Any = None) -> None: ...
+
+    class Newer:
+        def forward(self, input_ids: Any = None, cache: Any = None) -> None: ...
+
+    assert with_cache(Older(), "kv") == {"past_key_values": "kv"}
+    assert with_cache(Newer(), "kv") == {"cache": "kv"}

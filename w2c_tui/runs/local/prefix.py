@@ -12,7 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 from w2c_tui.runs.local.encoding import EncodedItem
-from w2c_tui.runs.local.scoring import ChoiceScore, accepts_logits_to_keep, packed_pass
+from w2c_tui.runs.local.scoring import (
+    ChoiceScore,
+    accepts_logits_to_keep,
+    cache_out,
+    packed_pass,
+    with_cache,
+)
 
 MIN_SHARED = 8
 """Shorter common prefixes are recomputed (not worth the bookkeeping)."""
@@ -92,13 +98,15 @@ def score_item(
     kwargs: dict[str, Any] = {"logits_to_keep": 1} if accepts_logits_to_keep(model) else {}
     with torch.inference_mode():
         if n < len(context):
-            cache = model(
-                input_ids=torch.tensor([context[n:]], device=device),
-                position_ids=torch.arange(n, len(context), device=device).unsqueeze(0),
-                past_key_values=cache,
-                use_cache=True,
-                **kwargs,
-            ).past_key_values
+            cache = cache_out(
+                model(
+                    input_ids=torch.tensor([context[n:]], device=device),
+                    position_ids=torch.arange(n, len(context), device=device).unsqueeze(0),
+                    use_cache=True,
+                    **with_cache(model, cache),
+                    **kwargs,
+                )
+            )
         mask = torch.ones((1, len(context)), dtype=torch.long, device=device)
         scores = packed_pass(model, [item], cache, mask, pad_id)[0]
     extra = cache.get_seq_length() - len(context)

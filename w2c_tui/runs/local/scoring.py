@@ -29,9 +29,37 @@ class ChoiceScore:
     n_tokens: int
 
 
+_FORWARD_PARAMETERS: dict[str, frozenset[str]] = {}
+
+
+def forward_parameters(model: Any) -> frozenset[str]:
+    """The names the model's forward takes (read once per model class: two calls per item)."""
+    cls = type(model)
+    key = f"{cls.__module__}.{cls.__qualname__}"
+    names = _FORWARD_PARAMETERS.get(key)
+    if names is None:
+        names = _FORWARD_PARAMETERS[key] = frozenset(inspect.signature(model.forward).parameters)
+    return names
+
+
+def with_cache(model: Any, cache: Any) -> dict[str, Any]:
+    """The keyword that hands `cache` to the model's forward: `cache` in transformers ≥ 5.24
+    (where `past_key_values` is deprecated, to be removed in 5.40), `past_key_values` before."""
+    if "cache" in forward_parameters(model):
+        return {"cache": cache}
+    return {"past_key_values": cache}
+
+
+def cache_out(output: Any) -> Any:
+    """The KV cache a forward pass returned (`cache` in transformers ≥ 5.24, else
+    `past_key_values`)."""
+    cache = getattr(output, "cache", None)
+    return cache if cache is not None else output.past_key_values
+
+
 def accepts_logits_to_keep(model: Any) -> bool:
     """Whether the model's forward can project only the last positions onto the vocabulary."""
-    return "logits_to_keep" in inspect.signature(model.forward).parameters
+    return "logits_to_keep" in forward_parameters(model)
 
 
 def _greedy(logp: Any, tok: Any) -> bool:
@@ -133,13 +161,15 @@ def score_shared(
     padded = any(len(p) != width for p in prefixes)
     kwargs: dict[str, Any] = {"logits_to_keep": 1} if accepts_logits_to_keep(model) else {}
     with torch.inference_mode():
-        cache = model(
-            input_ids=ids,
-            attention_mask=mask if padded else None,
-            position_ids=positions,
-            use_cache=True,
-            **kwargs,
-        ).past_key_values
+        cache = cache_out(
+            model(
+                input_ids=ids,
+                attention_mask=mask if padded else None,
+                position_ids=positions,
+                use_cache=True,
+                **kwargs,
+            )
+        )
         if packed is None:
             packed = packable(model, items)
         if packed:
@@ -216,8 +246,8 @@ def _packed_rows(
         input_ids=ids,
         attention_mask=block,
         position_ids=positions,
-        past_key_values=cache,
         use_cache=True,
+        **with_cache(model, cache),
     ).logits
     result: list[list[ChoiceScore]] = []
     for b, item in enumerate(items):
@@ -263,8 +293,8 @@ def _expanded_rows(
         input_ids=cont_ids,
         attention_mask=torch.cat([ctx_mask[index], cont_mask], dim=1),
         position_ids=cont_pos,
-        past_key_values=cache,
         use_cache=True,
+        **with_cache(model, cache),
     ).logits
     scores = [_row_score(logits[r, : len(t)], t) for r, t in enumerate(targets)]
     result: list[list[ChoiceScore]] = [[] for _ in items]
