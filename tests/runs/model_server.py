@@ -66,6 +66,8 @@ from model_pieces import (
     load,
 )
 
+from w2c_tui.runs.local.scoring import cache_out, with_cache
+
 Answer = tuple[int, dict[str, str], bytes]
 
 DEFAULT_CHAT_TOKENS = 16
@@ -374,7 +376,7 @@ class ModelOpenAI(FakeOpenAI):
                 ]
             steps: list[tuple[list[float], list[int], float]] = []
             new_ids: list[int] = []
-            row, past, stopped = logp[-1], out.past_key_values, False
+            row, past, stopped = logp[-1], cache_out(out), False
             for step in range(max_tokens):
                 if generator is None:
                     chosen = int(row.argmax())
@@ -390,10 +392,12 @@ class ModelOpenAI(FakeOpenAI):
                 if step + 1 == max_tokens:
                     break
                 out = loaded.model(
-                    input_ids=torch.tensor([[chosen]]), past_key_values=past, use_cache=True
+                    input_ids=torch.tensor([[chosen]]),
+                    use_cache=True,
+                    **with_cache(loaded.model, past),
                 )
                 row = torch.log_softmax(out.logits[0, -1].float(), dim=-1)
-                past = out.past_key_values
+                past = cache_out(out)
         new_pieces = _generated_pieces(tok, new_ids)
         return Scored(
             prompt_ids=ids,
