@@ -22,7 +22,7 @@ from typing import Any
 
 from model_pieces import BadRequest, Loaded, Scored, _generated_pieces, _pieces, _ranked
 
-from w2c_tui.runs.local.scoring import cache_out, with_cache
+from w2c_tui.runs.local.forward_args import cache_out, with_cache
 
 MODEL_LOCK = threading.Lock()
 """Serialises every model call in the process (the loaded models are shared between servers)."""

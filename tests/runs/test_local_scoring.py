@@ -33,10 +33,11 @@ from tiny_models import (
 from w2c_tui.domain.runs import Task, TaskResult
 from w2c_tui.runs.local import mcq
 from w2c_tui.runs.local.encoding import encode_items, split_whitespace
+from w2c_tui.runs.local.forward_args import with_cache
 from w2c_tui.runs.local.loading import load
 from w2c_tui.runs.local.mcq import McqRunner
 from w2c_tui.runs.local.prefix import worth_it
-from w2c_tui.runs.local.scoring import score_shared, with_cache
+from w2c_tui.runs.local.scoring import score_shared
 from w2c_tui.runs.prompts import render
 
 

@@ -12,13 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from w2c_tui.runs.local.encoding import EncodedItem
-from w2c_tui.runs.local.scoring import (
-    ChoiceScore,
-    accepts_logits_to_keep,
-    cache_out,
-    packed_pass,
-    with_cache,
-)
+from w2c_tui.runs.local.forward_args import cache_out, last_logits_only, with_cache
+from w2c_tui.runs.local.scoring import ChoiceScore, packed_pass
 
 MIN_SHARED = 8
 """Shorter common prefixes are recomputed (not worth the bookkeeping)."""
@@ -95,7 +90,6 @@ def score_item(
     device = model.device
     context = item.ctx[:-1]
     n, cache = prefix.take(context)
-    kwargs: dict[str, Any] = {"logits_to_keep": 1} if accepts_logits_to_keep(model) else {}
     with torch.inference_mode():
         if n < len(context):
             cache = cache_out(
@@ -104,7 +98,7 @@ def score_item(
                     position_ids=torch.arange(n, len(context), device=device).unsqueeze(0),
                     use_cache=True,
                     **with_cache(model, cache),
-                    **kwargs,
+                    **last_logits_only(model),
                 )
             )
         mask = torch.ones((1, len(context)), dtype=torch.long, device=device)

@@ -12,12 +12,12 @@ float rounding; `score_full` is that one-pass scoring, used when an item needs l
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from w2c_tui.runs.local.encoding import EncodedItem
+from w2c_tui.runs.local.forward_args import cache_out, last_logits_only, with_cache
 
 
 @dataclass(frozen=True)
@@ -27,39 +27,6 @@ class ChoiceScore:
     ll: float
     greedy: bool
     n_tokens: int
-
-
-_FORWARD_PARAMETERS: dict[str, frozenset[str]] = {}
-
-
-def forward_parameters(model: Any) -> frozenset[str]:
-    """The names the model's forward takes (read once per model class: two calls per item)."""
-    cls = type(model)
-    key = f"{cls.__module__}.{cls.__qualname__}"
-    names = _FORWARD_PARAMETERS.get(key)
-    if names is None:
-        names = _FORWARD_PARAMETERS[key] = frozenset(inspect.signature(model.forward).parameters)
-    return names
-
-
-def with_cache(model: Any, cache: Any) -> dict[str, Any]:
-    """The keyword that hands `cache` to the model's forward: `cache` in transformers ≥ 5.24
-    (where `past_key_values` is deprecated, to be removed in 5.40), `past_key_values` before."""
-    if "cache" in forward_parameters(model):
-        return {"cache": cache}
-    return {"past_key_values": cache}
-
-
-def cache_out(output: Any) -> Any:
-    """The KV cache a forward pass returned (`cache` in transformers ≥ 5.24, else
-    `past_key_values`)."""
-    cache = getattr(output, "cache", None)
-    return cache if cache is not None else output.past_key_values
-
-
-def accepts_logits_to_keep(model: Any) -> bool:
-    """Whether the model's forward can project only the last positions onto the vocabulary."""
-    return "logits_to_keep" in forward_parameters(model)
 
 
 def _greedy(logp: Any, tok: Any) -> bool:
@@ -159,7 +126,6 @@ def score_shared(
     width = ids.shape[1]
     positions = torch.arange(width, device=device).unsqueeze(0).expand(len(items), -1)
     padded = any(len(p) != width for p in prefixes)
-    kwargs: dict[str, Any] = {"logits_to_keep": 1} if accepts_logits_to_keep(model) else {}
     with torch.inference_mode():
         cache = cache_out(
             model(
@@ -167,7 +133,7 @@ def score_shared(
                 attention_mask=mask if padded else None,
                 position_ids=positions,
                 use_cache=True,
-                **kwargs,
+                **last_logits_only(model),
             )
         )
         if packed is None:
