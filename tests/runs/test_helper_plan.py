@@ -8,10 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-pytest.importorskip("torch")
-pytest.importorskip("transformers")
-
+from dbfixtures import require_module
 from helper_checks import assert_same_scores, doubled, keyed, no_error, runner, wait_for
 from tiny_models import (
     DEMO,
@@ -25,6 +22,9 @@ from w2c_tui.runs.local import executor as executor_module
 from w2c_tui.runs.local import helpers, threads
 from w2c_tui.runs.local.helpers import helpers_wanted
 from w2c_tui.runs.local.loading import ModelCache
+
+require_module("torch", "local")  # the helpers load a model
+require_module("transformers", "local")
 
 
 def test_helpers_only_for_a_small_local_model_with_memory_to_spare(

@@ -10,10 +10,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
-
-pytest.importorskip("torch")
-pytest.importorskip("transformers")
-
+from dbfixtures import require_module
 from helper_checks import (
     DEADLINE_S,
     TEMPLATE,
@@ -36,6 +33,9 @@ from w2c_tui.runs.local import helpers
 from w2c_tui.runs.local.helper_process import Rendered, SharedWork
 from w2c_tui.runs.local.helpers import HelperPool
 from w2c_tui.runs.local.mcq import McqRunner
+
+require_module("torch", "local")  # the helpers load a model
+require_module("transformers", "local")
 
 
 def share(
