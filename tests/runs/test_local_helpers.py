@@ -44,17 +44,22 @@ def share(
     tasks: list[Task],
     here: Callable[[list[Rendered]], Iterable[TaskResult]] | None = None,
     should_stop: Callable[[], bool] = lambda: False,
+    first: Callable[[], None] | None = None,
 ) -> list[TaskResult]:
+    """`pool.share` on the tasks; `first` runs once before this process scores its first items
+    (a wait for the helper, a kill), `here` replaces this process's scorer."""
     results: list[TaskResult] = []
     alone: list[bool] = []
+    started: list[bool] = []
+
+    def scored_here(items: list[Rendered]) -> Iterable[TaskResult]:
+        if first is not None and not started:
+            started.append(True)
+            first()
+        return (here or mcq.score_rendered)(items)
+
     rendered = mcq.render_sorted(tasks, results.append)
-    pool.share(
-        rendered,
-        here or mcq.score_rendered,
-        results.append,
-        should_stop,
-        lambda: alone.append(True),
-    )
+    pool.share(rendered, scored_here, results.append, should_stop, lambda: alone.append(True))
     return results
 
 
@@ -73,15 +78,11 @@ def test_a_helper_scores_from_the_back_and_the_scores_match_one_process() -> Non
     alone = mcq.score_rendered(mcq.render_sorted(tasks, no_error))
     pool = HelperPool(1, settings(tiny_model_dir("gpt2")))
     helper = pool.helpers[0]
-    waited: list[bool] = []
 
-    def here(items: list[Rendered]) -> list[TaskResult]:
-        if not waited:  # let the helper load and take part before this process runs ahead
-            wait_for(lambda: helper.scored >= 4, "the helper's first results")
-            waited.append(True)
-        return mcq.score_rendered(items)
+    def helper_first() -> None:  # let the helper load and take part before this process runs
+        wait_for(lambda: helper.scored >= 4, "the helper's first results")
 
-    results = share(pool, mcq, tasks, here)
+    results = share(pool, mcq, tasks, first=helper_first)
     got = keyed(results)
     assert_same_scores(got, alone)
     by = Counter(r.meta.get("scored_by", "here") for r in results)
@@ -101,15 +102,13 @@ def test_a_helper_killed_mid_run_hands_its_items_back(caplog: pytest.LogCaptureF
     helper = pool.helpers[0]
     killed: list[int] = []
 
-    def here(items: list[Rendered]) -> list[TaskResult]:
-        if not killed:  # kill it once it holds work: the items it held come back here
-            wait_for(lambda: helper.scored >= 1 and bool(helper.pending), "work in the helper")
-            killed.append(len(helper.pending))
-            helper.process.kill()
-        return mcq.score_rendered(items)
+    def kill_while_it_holds_work() -> None:  # the items it held come back here
+        wait_for(lambda: helper.scored >= 1 and bool(helper.pending), "work in the helper")
+        killed.append(len(helper.pending))
+        helper.process.kill()
 
     with caplog.at_level(logging.INFO, logger="w2c.local"):
-        results = share(pool, mcq, tasks, here)
+        results = share(pool, mcq, tasks, first=kill_while_it_holds_work)
     assert_same_scores(keyed(results), alone)
     assert killed and killed[0] >= 1
     assert "helper process 1" in caplog.text and "ended early" in caplog.text
@@ -124,12 +123,11 @@ def test_a_helper_that_cannot_load_says_why(
     pool = HelperPool(1, settings(tmp_path / "no-such-model"))
     helper = pool.helpers[0]
 
-    def here(items: list[Rendered]) -> list[TaskResult]:
+    def failed() -> None:
         wait_for(lambda: helper.failure is not None, "the helper's failure")
-        return mcq.score_rendered(items)
 
     with caplog.at_level(logging.INFO, logger="w2c.local"):
-        results = share(pool, mcq, tasks, here)
+        results = share(pool, mcq, tasks, first=failed)
     assert len(keyed(results)) == 6 and not any(r.error for r in results)
     assert "no-such-model" in caplog.text and "does not exist" in caplog.text
 
