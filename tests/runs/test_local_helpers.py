@@ -49,7 +49,6 @@ def share(
     """`pool.share` on the tasks; `first` runs once before this process scores its first items
     (a wait for the helper, a kill), `here` replaces this process's scorer."""
     results: list[TaskResult] = []
-    alone: list[bool] = []
     started: list[bool] = []
 
     def scored_here(items: list[Rendered]) -> Iterable[TaskResult]:
@@ -59,7 +58,7 @@ def share(
         return (here or mcq.score_rendered)(items)
 
     rendered = mcq.render_sorted(tasks, results.append)
-    pool.share(rendered, scored_here, results.append, should_stop, lambda: alone.append(True))
+    pool.share(rendered, scored_here, results.append, should_stop)
     return results
 
 

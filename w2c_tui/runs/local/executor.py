@@ -55,8 +55,6 @@ class TransformersExecutor:
         self._loaded: LoadedModel | None = None
         self._judge_prompt: JudgePrompt | None = None
         self._helpers: HelperPool | None = None
-        self._cores_free = 1
-        """The free cores the plan found (this process's threads are fewer with helpers)."""
 
     @property
     def threads(self) -> ThreadPlan:
@@ -66,7 +64,6 @@ class TransformersExecutor:
         if self._threads is None:
             pool = self._helpers
             plan = plan_threads(self.options.threads, self._busy, pool.pids if pool else ())
-            self._cores_free = plan.threads
             self._threads = pool.share_cores(plan) if pool is not None else plan
         return self._threads
 
@@ -88,10 +85,6 @@ class TransformersExecutor:
         """Stop the helper processes, if any are left."""
         if self._helpers is not None:
             self._helpers.close()
-
-    def _alone(self) -> None:
-        """No helper is left: this process takes all the free cores again."""
-        apply_threads(ThreadPlan(self._cores_free, "helpers gone"))
 
     def _prompt(self) -> JudgePrompt:
         if self._judge_prompt is None:
@@ -267,15 +260,13 @@ class TransformersExecutor:
         runner = McqRunner(loaded, self.config.template, self.config.bos, self.options.batch_size)
         pool = self._helpers
         try:
-            if pool is not None:
-                pool.fit(len(tasks))
-            if pool is None or not len(pool) or runner.per_pass != 1:
-                if pool is not None and self.threads.threads < self._cores_free:
-                    self._alone()
+            if pool is not None:  # the helpers share one item per pass on the CPU only
+                pool.fit(len(tasks) if runner.per_pass == 1 else 0)
+            if pool is None or not len(pool):
                 runner.run(tasks, emit, should_stop)
                 return
             rendered = runner.render_sorted(tasks, emit)
-            pool.share(rendered, runner.score_rendered, emit, should_stop, self._alone)
+            pool.share(rendered, runner.score_rendered, emit, should_stop)
         finally:
             self.close()
 

@@ -35,6 +35,7 @@ from w2c_tui.domain.runs import Task, TaskResult
 from w2c_tui.runs.executor import Emit, ShouldStop
 from w2c_tui.runs.local.helper_process import Helper, Rendered, Reply, SharedWork
 from w2c_tui.runs.local.threads import ThreadPlan, usable_cores
+from w2c_tui.runs.local.threads import apply as apply_threads
 
 log = logging.getLogger("w2c.local")
 
@@ -111,6 +112,9 @@ class HelperPool:
     def __init__(self, count: int, settings: dict[str, Any]) -> None:
         self.helpers: list[Helper] = []
         self.threads = 1
+        self.cores: int | None = None
+        """The free cores the plan found (`share_cores`): this process takes them all back when
+        no helper is left."""
         try:
             for i in range(count):
                 self.helpers.append(Helper(i + 1, settings))
@@ -128,6 +132,7 @@ class HelperPool:
     def share_cores(self, plan: ThreadPlan) -> ThreadPlan:
         """Keep one helper per free core of `plan` beyond this process's (as many as were
         started); the plan of each process's threads."""
+        self.cores = plan.threads
         kept = min(len(self.helpers), plan.threads - 1)
         each = max(1, plan.threads // (kept + 1))
         self.keep(kept, each)
@@ -140,8 +145,16 @@ class HelperPool:
         )
 
     def fit(self, items: int) -> None:
-        """Keep only the helpers that `items` items pay for (MIN_ITEMS per process)."""
+        """Keep only the helpers that `items` items pay for (MIN_ITEMS per process); with none
+        left, this process takes the free cores back."""
         self.keep(max(0, min(len(self.helpers), items // MIN_ITEMS - 1)), self.threads)
+        if not self.helpers:
+            self._give_back()
+
+    def _give_back(self) -> None:
+        """This process computes with all the free cores the plan found again."""
+        if self.cores is not None:
+            apply_threads(ThreadPlan(self.cores, "helpers gone"))
 
     def keep(self, count: int, threads: int = 1) -> None:
         """Keep the first `count` helpers (each computing with `threads` threads), stop the
@@ -161,11 +174,10 @@ class HelperPool:
         here: ScoreHere,
         emit: Emit,
         should_stop: ShouldStop,
-        alone: Callable[[], None],
     ) -> None:
         """Score `rendered` (sorted) here from the front and in the helpers from the back;
-        every item is emitted once, from this thread. `alone` is called when no helper is left
-        while work remains (to give this process the cores back)."""
+        every item is emitted once, from this thread. When no helper is left while work
+        remains, this process takes the free cores back."""
         work = SharedWork(rendered)
         replies: queue.Queue[Reply] = queue.Queue()
         live = set(self.helpers)
@@ -197,7 +209,7 @@ class HelperPool:
                     reply.helper.scored,
                 )
             if not live and (orphans or work.low < work.high):
-                alone()
+                self._give_back()
 
         log.info(
             "%d items: this process scores from the front, helper process(es) %s from the back",
