@@ -19,6 +19,7 @@ from w2c_tui.services import Services
 from w2c_tui.tui.app import W2CApp
 from w2c_tui.tui.screens.review import ReviewScreen
 from w2c_tui.tui.widgets.item_view import ItemView
+from w2c_tui.tui.widgets.items_list import ItemsList
 from w2c_tui.tui.widgets.responses import ResponsesPanel
 from w2c_tui.tui.widgets.same_size import update_same_size
 
@@ -113,6 +114,31 @@ async def test_the_selected_card_is_scrolled_into_view(demo: Services, wait_revi
         top = panel.scroll_offset.y
         assert top > 0
         assert top <= start and (start + count <= top + height or top == start)
+
+
+async def test_scrolling_the_list_leaves_the_map_of_the_screen_alone(
+    demo: Services, wait_review: Review
+) -> None:
+    """The items list's scrollbar is hidden: scrolling the list tells it nothing, so Textual
+    does not rebuild its map of the whole screen each step (a refresh of a widget that is
+    not on screen would)."""
+    async with opened(demo, wait_review, (160, 12)) as (pilot, screen):
+        items = screen.query_one(ItemsList)
+        compositor = screen._compositor
+        real = compositor._arrange_root
+        builds = [0]
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            builds[0] += 1
+            return real(*args, **kwargs)
+
+        compositor._arrange_root = counted  # type: ignore[method-assign]
+        for _ in range(items.scrollable_content_region.height + 3):
+            await pilot.press("j")
+            await pilot.pause()
+        assert items.scroll_offset.y >= 3  # it scrolled
+        assert items.cursor - items.scroll_offset.y < items.scrollable_content_region.height
+        assert builds[0] == 0
 
 
 class OneStatic(App[None]):

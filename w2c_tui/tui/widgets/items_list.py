@@ -99,6 +99,16 @@ class ItemsList(ScrollView, can_focus=True):
         for index in (old, new):  # only the two lines that changed
             self.refresh(Region(0, index - top, width, 1))
 
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        if self.styles.scrollbar_visibility != "hidden":
+            super().watch_scroll_y(old_value, new_value)
+            return
+        # The review screen hides this list's scrollbar (app.tcss). Textual would still tell
+        # it the new position: a refresh of a widget that is not on screen, after which the
+        # compositor rebuilds its map of the whole screen on the next frame (~1 ms a step).
+        if round(old_value) != round(new_value):
+            self.refresh(self.size.region)
+
     def repaint_row(self, index: int) -> None:
         """One row changed (its labelled mark): repaint its line, if it is on screen."""
         for cursor in (False, True):
