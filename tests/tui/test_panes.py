@@ -12,6 +12,8 @@ from typing import Any
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.screen import Screen
+from textual.scrollbar import ScrollBar
+from textual.strip import Strip
 from textual.widgets import Static
 
 from w2c_tui.domain.review import ReviewMode
@@ -20,6 +22,7 @@ from w2c_tui.tui.app import W2CApp
 from w2c_tui.tui.screens.review import ReviewScreen
 from w2c_tui.tui.widgets.item_view import ItemView
 from w2c_tui.tui.widgets.items_list import ItemsList
+from w2c_tui.tui.widgets.kept_scrollbar import KeptScrollBar
 from w2c_tui.tui.widgets.responses import ResponsesPanel
 from w2c_tui.tui.widgets.same_size import update_same_size
 
@@ -139,6 +142,55 @@ async def test_scrolling_the_list_leaves_the_map_of_the_screen_alone(
         assert items.scroll_offset.y >= 3  # it scrolled
         assert items.cursor - items.scroll_offset.y < items.scrollable_content_region.height
         assert builds[0] == 0
+
+
+async def test_the_item_panes_scrollbar_is_drawn_once_per_bar(
+    demo: Services, wait_review: Review
+) -> None:
+    """Back on an item seen before, the item pane's scrollbar paints the lines it kept, and
+    they are the lines Textual draws for that bar (a new theme draws them anew)."""
+    async with opened(demo, wait_review, (160, 16)) as (pilot, screen):
+        bar = screen.query_one(ItemView).vertical_scrollbar
+        assert isinstance(bar, KeptScrollBar) and bar.display
+        draws = [0]
+        real = bar._styles_cache.render
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            draws[0] += 1
+            return real(*args, **kwargs)
+
+        bar._styles_cache.render = counted  # type: ignore[method-assign]
+
+        def drawn_by_textual() -> list[Strip]:
+            bar._styles_cache.clear()
+            return ScrollBar.render_lines(bar, bar.size.region)
+
+        async def press(key: str, times: int = 1) -> None:
+            for _ in range(times):
+                await pilot.press(key)
+                await pilot.pause()
+
+        items = screen.query_one(ItemView)
+        first = len(items.lines)
+        steps = 0
+        while len(items.lines) == first:  # on to an item of another length
+            await press("j")
+            steps += 1
+        assert bar.render_lines(bar.size.region) == drawn_by_textual()
+        draws[0] = 0
+        await press("k", steps)  # back to the first item and on again: bars drawn before
+        assert len(items.lines) == first
+        await press("j", steps)
+        assert len(items.lines) != first
+        assert draws[0] == 0
+        await press("k", steps)
+        assert bar.render_lines(bar.size.region) == drawn_by_textual()
+        before = bar.render_lines(bar.size.region)
+        screen.app.theme = "textual-light"
+        await pilot.pause()
+        await pilot.pause()
+        after = bar.render_lines(bar.size.region)
+        assert after != before and after == drawn_by_textual()
 
 
 class OneStatic(App[None]):

@@ -6,7 +6,9 @@ laid the whole screen out again (twice: once for the new heights, once more for 
 new virtual size), repainting every widget after each pass. A `LinesPane` has a fixed size of
 its own: showing new lines sets its virtual size without asking for a layout, and repaints the
 pane alone. Its vertical scrollbar is always shown, so the lines' width does not depend on their
-number (a scrollbar appearing or going would need a layout, and lines made for the other width).
+number (a scrollbar appearing or going would need a layout, and lines made for the other width),
+and it keeps the lines of the bars it drew (kept_scrollbar.py): an item of a length seen before
+repaints the bar without drawing it again.
 """
 
 from __future__ import annotations
@@ -14,8 +16,10 @@ from __future__ import annotations
 from rich.console import RenderableType
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
+from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
+from w2c_tui.tui.widgets.kept_scrollbar import KeptScrollBar
 from w2c_tui.tui.widgets.prerendered import RenderTarget
 
 
@@ -34,6 +38,18 @@ class LinesPane(ScrollView):
         """`lines` cut or padded to the pane's width, as painted."""
         self._blank = Strip.blank(0)
         """A line below the last one."""
+
+    @property
+    def vertical_scrollbar(self) -> ScrollBar:
+        """The pane's scrollbar: a `KeptScrollBar`, made as Textual makes its own (8.2.8)."""
+        if self._vertical_scrollbar is None:
+            bar = KeptScrollBar(
+                vertical=True, name="vertical", thickness=self.scrollbar_size_vertical
+            )
+            bar.display = False
+            self._vertical_scrollbar = bar
+            self.app._start_widget(self, bar)
+        return self._vertical_scrollbar
 
     @property
     def line_width(self) -> int:
