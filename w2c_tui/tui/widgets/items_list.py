@@ -70,6 +70,8 @@ class ItemsList(ScrollView, can_focus=True):
         """The list generation shown (the screen resets the view when its list is new)."""
         self._strips: dict[tuple[int, bool, int], Strip] = {}
         """Rendered lines by (row, is the cursor, width): scrolling by one line renders one."""
+        self._painted: dict[tuple[int, bool, int], Strip] = {}
+        """The same lines as painted, after Textual's styles (the border): `render_lines`."""
 
     @property
     def count(self) -> int:
@@ -79,7 +81,7 @@ class ItemsList(ScrollView, can_focus=True):
     def reset(self, count: int, generation: int = -1) -> None:
         """New data (a filter or the dataset changed): repaint everything."""
         self.generation = generation
-        self._strips.clear()
+        self._forget_lines()
         self._count = count
         self.virtual_size = Size(self.size.width, count)
         self.cursor = min(self.cursor, max(count - 1, 0))
@@ -113,17 +115,22 @@ class ItemsList(ScrollView, can_focus=True):
         """One row changed (its labelled mark): repaint its line, if it is on screen."""
         for cursor in (False, True):
             self._strips.pop((index, cursor, self.scrollable_content_region.width), None)
+            self._painted.pop((index, cursor, self.region.width), None)
         y = index - self.scroll_offset.y
         if 0 <= y < self.size.height:
             self.refresh(Region(0, y, self.size.width, 1))
 
     def notify_style_update(self) -> None:
-        self._strips.clear()  # a theme or style change: every cached line is stale
+        self._forget_lines()  # a theme or style change (focus: the border): every line is stale
         super().notify_style_update()
 
     def watch_hide_gold(self) -> None:
-        self._strips.clear()
+        self._forget_lines()
         self.refresh()
+
+    def _forget_lines(self) -> None:
+        self._strips.clear()
+        self._painted.clear()
 
     def scroll_to_cursor(self) -> None:
         """Keep the cursor row in view."""
@@ -138,6 +145,36 @@ class ItemsList(ScrollView, can_focus=True):
         index = self.scroll_offset.y + event.y
         if 0 <= index < self._count:
             self.post_message(self.Clicked(index))
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The lines as painted, found again by row: scrolling by one line styles one line.
+
+        Textual styles every line of a refreshed widget anew (its line cache is by screen
+        row, and a scroll refreshes them all): 43 lines through its per-line pipeline on each
+        step down a long list, ~2 ms. A row painted before is painted again from
+        `_painted` (lines depend on their row, the cursor and the width alone: the list has a
+        right border only, no top or bottom one, no padding)."""
+        gutter = self.styles.gutter
+        if gutter.top or gutter.bottom or self.scroll_offset.x:
+            return super().render_lines(crop)
+        width = self.region.width  # the border's column included, as the compositor asks
+        top = self.scroll_offset.y
+        lines: list[Strip] = []
+        for y in crop.line_range:
+            index = top + y
+            key = (index, index == self.cursor, width)
+            line = self._painted.get(key)
+            if line is None:
+                row = Region(0, y, width, 1)
+                self._styles_cache.set_dirty(row)  # Textual's line for this screen row is stale
+                line = super().render_lines(row)[0]
+                if len(self._painted) > 1_000:
+                    self._painted.clear()
+                self._painted[key] = line
+            lines.append(line)
+        if crop.column_span != (0, width):
+            lines = [line.crop(crop.x, crop.right) for line in lines]
+        return lines
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
