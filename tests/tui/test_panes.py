@@ -4,13 +4,12 @@ card is scrolled into view, and a text that keeps its rows is updated in place."
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
+from paint_checks import Review, calls, opened
 from textual.app import App, ComposeResult
-from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
@@ -18,45 +17,16 @@ from textual.widgets import Static
 
 from w2c_tui.domain.review import ReviewMode
 from w2c_tui.services import Services
-from w2c_tui.tui.app import W2CApp
-from w2c_tui.tui.screens.review import ReviewScreen
 from w2c_tui.tui.widgets.item_view import ItemView
 from w2c_tui.tui.widgets.items_list import ItemsList
 from w2c_tui.tui.widgets.kept_scrollbar import KeptScrollBar
 from w2c_tui.tui.widgets.responses import ResponsesPanel
 from w2c_tui.tui.widgets.same_size import update_same_size
 
-SIZE = (160, 45)
-Review = Callable[[W2CApp, object], Awaitable[ReviewScreen]]
 
-
-@contextmanager
-def layouts(screen: Screen[Any]) -> Iterator[list[int]]:
+def layouts(screen: Screen[Any]) -> AbstractContextManager[list[int]]:
     """Count the screen's layout passes while the block runs."""
-    count = [0]
-    real = screen._refresh_layout
-
-    def counted(*args: object, **kwargs: object) -> None:
-        count[0] += 1
-        real(*args, **kwargs)  # type: ignore[arg-type]
-
-    screen._refresh_layout = counted  # type: ignore[method-assign]
-    try:
-        yield count
-    finally:
-        screen._refresh_layout = real  # type: ignore[method-assign]
-
-
-@asynccontextmanager
-async def opened(
-    services: Services, wait_review: Review, size: tuple[int, int] = SIZE
-) -> AsyncIterator[tuple[Pilot[None], ReviewScreen]]:
-    """The app on alice's review screen, showing an item."""
-    app = W2CApp(services, annotator="alice", remember_annotator=False)
-    async with app.run_test(size=size) as pilot:
-        screen = await wait_review(app, pilot)
-        await pilot.pause()
-        yield pilot, screen
+    return calls(screen, "_refresh_layout")
 
 
 async def test_moving_on_repaints_the_panes_and_lays_nothing_out(
@@ -127,18 +97,10 @@ async def test_scrolling_the_list_leaves_the_map_of_the_screen_alone(
     not on screen would)."""
     async with opened(demo, wait_review, (160, 12)) as (pilot, screen):
         items = screen.query_one(ItemsList)
-        compositor = screen._compositor
-        real = compositor._arrange_root
-        builds = [0]
-
-        def counted(*args: Any, **kwargs: Any) -> Any:
-            builds[0] += 1
-            return real(*args, **kwargs)
-
-        compositor._arrange_root = counted  # type: ignore[method-assign]
-        for _ in range(items.scrollable_content_region.height + 3):
-            await pilot.press("j")
-            await pilot.pause()
+        with calls(screen._compositor, "_arrange_root") as builds:
+            for _ in range(items.scrollable_content_region.height + 3):
+                await pilot.press("j")
+                await pilot.pause()
         assert items.scroll_offset.y >= 3  # it scrolled
         assert items.cursor - items.scroll_offset.y < items.scrollable_content_region.height
         assert builds[0] == 0
@@ -152,14 +114,8 @@ async def test_the_item_panes_scrollbar_is_drawn_once_per_bar(
     async with opened(demo, wait_review, (160, 16)) as (pilot, screen):
         bar = screen.query_one(ItemView).vertical_scrollbar
         assert isinstance(bar, KeptScrollBar) and bar.display
-        draws = [0]
-        real = bar._styles_cache.render
-
-        def counted(*args: Any, **kwargs: Any) -> Any:
-            draws[0] += 1
-            return real(*args, **kwargs)
-
-        bar._styles_cache.render = counted  # type: ignore[method-assign]
+        items = screen.query_one(ItemView)
+        first = len(items.lines)
 
         def drawn_by_textual() -> list[Strip]:
             bar._styles_cache.clear()
@@ -170,18 +126,16 @@ async def test_the_item_panes_scrollbar_is_drawn_once_per_bar(
                 await pilot.press(key)
                 await pilot.pause()
 
-        items = screen.query_one(ItemView)
-        first = len(items.lines)
         steps = 0
         while len(items.lines) == first:  # on to an item of another length
             await press("j")
             steps += 1
         assert bar.render_lines(bar.size.region) == drawn_by_textual()
-        draws[0] = 0
-        await press("k", steps)  # back to the first item and on again: bars drawn before
-        assert len(items.lines) == first
-        await press("j", steps)
-        assert len(items.lines) != first
+        with calls(bar._styles_cache, "render") as draws:
+            await press("k", steps)  # back to the first item and on again: bars drawn before
+            assert len(items.lines) == first
+            await press("j", steps)
+            assert len(items.lines) != first
         assert draws[0] == 0
         await press("k", steps)
         assert bar.render_lines(bar.size.region) == drawn_by_textual()
