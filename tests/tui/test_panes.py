@@ -173,6 +173,31 @@ async def test_a_text_that_keeps_its_rows_is_updated_in_place() -> None:
             assert count[0] >= 1 and widget.size.height == 2
 
 
+class TwoRowStatic(App[None]):
+    CSS = "#text { min-height: 2; }"
+
+    def compose(self) -> ComposeResult:
+        yield Static("a line too long for forty columns, so it wraps", id="text")
+
+
+async def test_a_text_within_the_min_height_is_updated_in_place() -> None:
+    """The reveal line keeps two rows (app.tcss): one- and two-row texts swap without a
+    layout pass; a third row lays it out again."""
+    app = TwoRowStatic()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        widget = app.query_one("#text", Static)
+        with layouts(app.screen) as count:
+            update_same_size(widget, "one line")
+            await pilot.pause()
+            update_same_size(widget, "another line too long for forty columns")
+            await pilot.pause()
+            assert count[0] == 0 and widget.size.height == 2
+            update_same_size(widget, "and a line too long even for two rows of forty " * 2)
+            await pilot.pause()
+            assert count[0] >= 1 and widget.size.height == 3
+
+
 async def test_narrow_cards_keep_their_width_and_cut_long_labels(
     demo: Services, wait_review: Review
 ) -> None:

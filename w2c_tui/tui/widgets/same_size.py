@@ -19,5 +19,15 @@ def update_same_size(widget: Static, content: VisualType) -> None:
     rows = widget.content_region.height
     widget.update(content, layout=False)
     width = widget.content_region.width
-    if not width or widget.get_content_height(widget.size, widget.size, width) != rows:
+    if not width or _rows_for(widget, width) != rows:
         widget.refresh(layout=True)
+
+
+def _rows_for(widget: Static, width: int) -> int:
+    """The rows the widget's content will have: its text's, or more where its `min-height`
+    (in cells) asks for more."""
+    rows = widget.get_content_height(widget.size, widget.size, width)
+    least = widget.styles.min_height
+    if least is not None and least.is_cells:
+        rows = max(rows, int(least.value) - widget.styles.gutter.height)
+    return rows
