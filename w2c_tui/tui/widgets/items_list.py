@@ -155,9 +155,9 @@ class ItemsList(ScrollView, can_focus=True):
         `_painted` (lines depend on their row, the cursor and the width alone: the list has a
         right border only, no top or bottom one, no padding)."""
         gutter = self.styles.gutter
-        if gutter.top or gutter.bottom or self.scroll_offset.x:
-            return super().render_lines(crop)
         width = self.region.width  # the border's column included, as the compositor asks
+        if gutter.top or gutter.bottom or self.scroll_offset.x or width <= 0:
+            return super().render_lines(crop)
         top = self.scroll_offset.y
         lines: list[Strip] = []
         for y in crop.line_range:
