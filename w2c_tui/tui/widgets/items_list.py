@@ -15,6 +15,7 @@ from textual.strip import Strip
 
 from w2c_tui.domain.labels import Label
 from w2c_tui.domain.models import ItemRow
+from w2c_tui.tui.widgets.styled_lines import cropped, style_anew
 
 Rows = Callable[[int], ItemRow | None]
 GOLD_ABBREV = {
@@ -68,10 +69,9 @@ class ItemsList(ScrollView, can_focus=True):
         self.virtual_size = Size(0, count)
         self.generation = -1
         """The list generation shown (the screen resets the view when its list is new)."""
-        self._strips: dict[tuple[int, bool, int], Strip] = {}
-        """Rendered lines by (row, is the cursor, width): scrolling by one line renders one."""
         self._painted: dict[tuple[int, bool, int], Strip] = {}
-        """The same lines as painted, after Textual's styles (the border): `render_lines`."""
+        """Lines as painted, after Textual's styles (the border), by (row, is the cursor,
+        width): scrolling by one line styles one (`render_lines`)."""
 
     @property
     def count(self) -> int:
@@ -81,7 +81,7 @@ class ItemsList(ScrollView, can_focus=True):
     def reset(self, count: int, generation: int = -1) -> None:
         """New data (a filter or the dataset changed): repaint everything."""
         self.generation = generation
-        self._forget_lines()
+        self._painted.clear()
         self._count = count
         self.virtual_size = Size(self.size.width, count)
         self.cursor = min(self.cursor, max(count - 1, 0))
@@ -114,23 +114,18 @@ class ItemsList(ScrollView, can_focus=True):
     def repaint_row(self, index: int) -> None:
         """One row changed (its labelled mark): repaint its line, if it is on screen."""
         for cursor in (False, True):
-            self._strips.pop((index, cursor, self.scrollable_content_region.width), None)
             self._painted.pop((index, cursor, self.region.width), None)
         y = index - self.scroll_offset.y
         if 0 <= y < self.size.height:
             self.refresh(Region(0, y, self.size.width, 1))
 
     def notify_style_update(self) -> None:
-        self._forget_lines()  # a theme or style change (focus: the border): every line is stale
+        self._painted.clear()  # a theme or style change (focus: the border): every line is stale
         super().notify_style_update()
 
     def watch_hide_gold(self) -> None:
-        self._forget_lines()
-        self.refresh()
-
-    def _forget_lines(self) -> None:
-        self._strips.clear()
         self._painted.clear()
+        self.refresh()
 
     def scroll_to_cursor(self) -> None:
         """Keep the cursor row in view."""
@@ -165,28 +160,16 @@ class ItemsList(ScrollView, can_focus=True):
             key = (index, index == self.cursor, width)
             line = self._painted.get(key)
             if line is None:
-                row = Region(0, y, width, 1)
-                self._styles_cache.set_dirty(row)  # Textual's line for this screen row is stale
-                line = super().render_lines(row)[0]
+                line = style_anew(self, y, width)
                 if len(self._painted) > 1_000:
                     self._painted.clear()
                 self._painted[key] = line
             lines.append(line)
-        if crop.column_span != (0, width):
-            lines = [line.crop(crop.x, crop.right) for line in lines]
-        return lines
+        return cropped(lines, crop, width)
 
     def render_line(self, y: int) -> Strip:
-        width = self.scrollable_content_region.width
-        index = self.scroll_offset.y + y
-        key = (index, index == self.cursor, width)
-        strip = self._strips.get(key)
-        if strip is None:
-            strip = self._render_row(index, width)
-            if len(self._strips) > 1_000:
-                self._strips.clear()
-            self._strips[key] = strip
-        return strip
+        """The row's content (Textual styles it once; `render_lines` keeps the result)."""
+        return self._render_row(self.scroll_offset.y + y, self.scrollable_content_region.width)
 
     def _render_row(self, index: int, width: int) -> Strip:
         row = self.row(index)

@@ -19,6 +19,8 @@ from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.strip import Strip
 from textual.widget import Widget
 
+from w2c_tui.tui.widgets.styled_lines import cropped, style_anew
+
 KEPT = 64
 """How many bars' lines are kept (each is one short strip per line of the pane)."""
 
@@ -59,10 +61,7 @@ class KeptScrollBar(ScrollBar):
             self._kept[key] = lines
             if len(self._kept) > KEPT:
                 self._kept.popitem(last=False)
-        lines = lines[crop.y : crop.bottom]
-        if crop.column_span != (0, self.size.width):
-            lines = [line.crop(crop.x, crop.right) for line in lines]
-        return lines
+        return cropped(lines[crop.y : crop.bottom], crop, self.size.width)
 
     def _draw(self) -> list[Strip]:
         """Every line of this bar, each line's content styled by Textual the first time it is
@@ -75,9 +74,7 @@ class KeptScrollBar(ScrollBar):
             line_key = (tuple(content), around)
             line = self._styled.get(line_key)
             if line is None:
-                row = Region(0, y, width, 1)
-                self._styles_cache.set_dirty(row)  # Textual's line for this row is stale
-                line = super().render_lines(row)[0]
+                line = style_anew(self, y, width)
                 if len(self._styled) > 4 * KEPT:
                     self._styled.clear()
                 self._styled[line_key] = line
