@@ -4,12 +4,14 @@ card is scrolled into view, and a text that keeps its rows is updated in place."
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
+from collections.abc import AsyncIterator
+from contextlib import AbstractContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from paint_checks import Review, calls, opened
 from textual.app import App, ComposeResult
+from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
@@ -152,50 +154,56 @@ async def test_the_item_panes_scrollbar_is_drawn_once_per_bar(
 
 
 class OneStatic(App[None]):
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
     def compose(self) -> ComposeResult:
-        yield Static("one line", id="text")
+        yield Static(self.text, id="text")
+
+
+@asynccontextmanager
+async def one_static(
+    text: str, min_height: int | None = None
+) -> AsyncIterator[tuple[Pilot[None], Static, list[int]]]:
+    """An app of one `Static` showing `text` at 40×10 (its `min-height` set if given), and
+    the count of its screen's layout passes from then on."""
+    app = OneStatic(text)
+    async with app.run_test(size=(40, 10)) as pilot:
+        widget = app.query_one("#text", Static)
+        if min_height is not None:
+            widget.styles.min_height = min_height
+        await pilot.pause()
+        with layouts(app.screen) as count:
+            yield pilot, widget, count
 
 
 async def test_a_text_that_keeps_its_rows_is_updated_in_place() -> None:
-    app = OneStatic()
-    async with app.run_test(size=(40, 10)) as pilot:
+    async with one_static("one line") as (pilot, widget, count):
+        update_same_size(widget, "another line")
         await pilot.pause()
-        widget = app.query_one("#text", Static)
-        with layouts(app.screen) as count:
-            update_same_size(widget, "another line")
-            await pilot.pause()
-            assert count[0] == 0 and widget.content == "another line"
-            update_same_size(widget, "another line")  # the same text: nothing at all
-            await pilot.pause()
-            assert count[0] == 0
-            update_same_size(widget, "a line too long for forty columns, so it wraps")
-            await pilot.pause()
-            assert count[0] >= 1 and widget.size.height == 2
-
-
-class TwoRowStatic(App[None]):
-    CSS = "#text { min-height: 2; }"
-
-    def compose(self) -> ComposeResult:
-        yield Static("a line too long for forty columns, so it wraps", id="text")
+        assert count[0] == 0 and widget.content == "another line"
+        update_same_size(widget, "another line")  # the same text: nothing at all
+        await pilot.pause()
+        assert count[0] == 0
+        update_same_size(widget, "a line too long for forty columns, so it wraps")
+        await pilot.pause()
+        assert count[0] >= 1 and widget.size.height == 2
 
 
 async def test_a_text_within_the_min_height_is_updated_in_place() -> None:
     """The reveal line keeps two rows (app.tcss): one- and two-row texts swap without a
     layout pass; a third row lays it out again."""
-    app = TwoRowStatic()
-    async with app.run_test(size=(40, 10)) as pilot:
+    wrapping = "a line too long for forty columns, so it wraps"
+    async with one_static(wrapping, min_height=2) as (pilot, widget, count):
+        update_same_size(widget, "one line")
         await pilot.pause()
-        widget = app.query_one("#text", Static)
-        with layouts(app.screen) as count:
-            update_same_size(widget, "one line")
-            await pilot.pause()
-            update_same_size(widget, "another line too long for forty columns")
-            await pilot.pause()
-            assert count[0] == 0 and widget.size.height == 2
-            update_same_size(widget, "and a line too long even for two rows of forty " * 2)
-            await pilot.pause()
-            assert count[0] >= 1 and widget.size.height == 3
+        update_same_size(widget, "another line too long for forty columns")
+        await pilot.pause()
+        assert count[0] == 0 and widget.size.height == 2
+        update_same_size(widget, "and a line too long even for two rows of forty " * 2)
+        await pilot.pause()
+        assert count[0] >= 1 and widget.size.height == 3
 
 
 async def test_narrow_cards_keep_their_width_and_cut_long_labels(
