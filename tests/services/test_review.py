@@ -254,3 +254,24 @@ def test_the_schema_path_and_the_review_screen_share_when2call_labels(demo: Serv
 def _response_verdicts(svc: Services, item: int, response: int) -> list[Verdict]:
     [shown] = [r for r in svc.review.detail(item, None).responses if r.id == response]
     return list(shown.verdicts)
+
+
+def test_verdicts_read_again_are_the_item_read_again(demo: Services) -> None:
+    """After label writes (hers and another annotator's), the item with only its verdicts
+    read again equals the item read whole: what the screen shows on a key that stays."""
+    detail = first_detail(demo)
+    item = detail.item.id
+    demo.review.set_flag("alice", item, "qca_vague", True)
+    demo.review.set_note("alice", item, "", "a note")
+    before = demo.review.detail(item, "alice")
+    assert len(before.responses) >= 2 and any(r.verdicts for r in before.responses)
+    first, last = before.responses[0], before.responses[-1]
+    demo.review.label_response("alice", item, first.id, Label.TOOL_CALL)
+    demo.review.label_response("bob", item, last.id, Label.DIRECT)
+    demo.review.label_item("alice", item, Label.REQUEST_FOR_INFO)
+    again = demo.review.verdicts_again(before, "alice")
+    assert again == demo.review.detail(item, "alice")
+    assert again.qa.label is Label.REQUEST_FOR_INFO and again.qa.flags == {"qca_vague"}
+    assert again != before
+    demo.review.label_response("alice", item, first.id, None)  # withdrawn: shown as missing
+    assert demo.review.verdicts_again(before, "alice") == demo.review.detail(item, "alice")

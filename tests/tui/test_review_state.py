@@ -3,6 +3,8 @@ the list, the next unlabelled item and the counts come from memory."""
 
 from __future__ import annotations
 
+from paint_checks import calls
+
 from w2c_tui.domain.labels import Label
 from w2c_tui.domain.review import ReviewMode
 from w2c_tui.services import Services
@@ -34,3 +36,17 @@ def test_labels_move_on_and_keep_marks_and_progress_exact(demo: Services) -> Non
     state.toggle_mode()
     assert state.record(Label.REQUEST_FOR_INFO) is None  # item QA
     assert (state.progress()[0].done, state.progress()[0].total) == counted(state)
+
+
+def test_a_label_that_stays_on_the_item_reads_only_its_verdicts_again(demo: Services) -> None:
+    state = ReviewController(demo, "alice", "demo")
+    state.reload()
+    assert state.detail is not None and len(state.detail.responses) == 2
+    item, card = state.detail.item.id, state.card
+    assert card is not None and card.response is not None
+    with calls(demo.review, "detail") as whole, calls(demo.review, "verdicts_again") as again:
+        assert state.record(Label.TOOL_CALL) is None
+    assert state.detail.item.id == item and state.card is not None  # on to the other response
+    assert state.card.response is not None and state.card.response.id != card.response.id
+    assert (whole[0], again[0]) == (0, 1)
+    assert state.detail == demo.review.detail(item, "alice")  # what a whole read shows

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
 from w2c_tui.db.checklist import item_checklist
-from w2c_tui.db.common import target_model_names
 from w2c_tui.db.convert import to_item, to_rater, to_verdict
 from w2c_tui.db.tables import (
     AssignmentRow,
@@ -17,10 +17,11 @@ from w2c_tui.db.tables import (
     LabelRow,
     RaterRow,
     ResponseRow,
+    TargetModelRow,
 )
 from w2c_tui.db.when2call_labels import when2call
 from w2c_tui.domain.errors import NotFoundError
-from w2c_tui.domain.labels import VerdictStatus
+from w2c_tui.domain.labels import Label, VerdictStatus
 from w2c_tui.domain.models import ItemDetail, ItemQA, ModelPanel, Rater, Response, Verdict
 
 
@@ -33,40 +34,32 @@ class ItemDetails:
     def detail(self, item_id: int, rater_id: int | None) -> ItemDetail:
         """The item with its responses, every current verdict, and this annotator's QA."""
         with Session(self.engine) as session:
-            row = session.get(ItemRow, item_id)
-            if row is None:
+            found = session.exec(
+                select(ItemRow, DatasetRow.name)
+                .join(DatasetRow, col(DatasetRow.id) == col(ItemRow.dataset_id))
+                .where(col(ItemRow.id) == item_id)
+            ).first()
+            if found is None:
                 raise NotFoundError(f"no item with id {item_id}")
-            ds = session.get(DatasetRow, row.dataset_id)
-            assert ds is not None
-            item = to_item(row, ds.name)
-            models = target_model_names(session)
-            raters: dict[int, Rater] = {}
-            verdict_rows = session.exec(
-                select(LabelRow)
-                .where(
-                    col(LabelRow.item_id) == item_id,
-                    col(LabelRow.is_current).is_(True),
-                    when2call(),
+            row, dataset = found
+            verdicts = _verdicts(session, item_id)
+            responses = [
+                Response(
+                    id=r.id,
+                    item_id=item_id,
+                    target_model=name,
+                    text=r.text,
+                    created_at=r.created_at,
                 )
-                .order_by(col(LabelRow.id))
-            ).all()
-            for rid in {v.rater_id for v in verdict_rows} - raters.keys():
-                rater = session.get(RaterRow, rid)
-                assert rater is not None
-                raters[rid] = to_rater(rater)
-            verdicts = [
-                to_verdict(
-                    v,
-                    raters[v.rater_id],
-                    models.get(v.target_model_id) if v.target_model_id else None,
-                )
-                for v in verdict_rows
+                for r, name in session.exec(
+                    select(ResponseRow, TargetModelRow.name)
+                    .join(
+                        TargetModelRow, col(TargetModelRow.id) == col(ResponseRow.target_model_id)
+                    )
+                    .where(col(ResponseRow.item_id) == item_id)
+                    .order_by(col(ResponseRow.id))
+                ).all()
             ]
-            responses = session.exec(
-                select(ResponseRow)
-                .where(col(ResponseRow.item_id) == item_id)
-                .order_by(col(ResponseRow.id))
-            ).all()
             assigned = session.exec(
                 select(AssignmentRow.response_id).where(
                     col(AssignmentRow.item_id) == item_id,
@@ -74,53 +67,82 @@ class ItemDetails:
                     col(AssignmentRow.response_id).is_not(None),
                 )
             ).all()
+            qa = ItemQA(label=None, flags=frozenset(), note="")
+            if rater_id is not None:
+                flags, note = item_checklist(session, item_id, rater_id)
+                qa = ItemQA(label=_qa_label(verdicts, rater_id), flags=flags, note=note)
             return ItemDetail(
-                item=item,
-                models=_panels(item_id, responses, verdicts, models),
-                qa=_qa(session, item_id, rater_id, verdicts),
+                item=to_item(row, dataset),
+                models=_panels(responses, verdicts),
+                qa=qa,
                 assigned=frozenset(int(r) for r in assigned if r is not None),
             )
 
+    def verdicts_again(self, detail: ItemDetail, rater_id: int | None) -> ItemDetail:
+        """`detail` with its verdicts (and the annotator's QA label) read again: what a label
+        write changes. The item, its responses, the annotator's queue and QA checklist are
+        taken from `detail` (a label write changes none of them)."""
+        with Session(self.engine) as session:
+            verdicts = _verdicts(session, detail.item.id)
+        qa = detail.qa
+        if rater_id is not None:
+            qa = replace(qa, label=_qa_label(verdicts, rater_id))
+        bare = [replace(r, verdicts=()) for r in detail.responses]
+        return replace(detail, models=_panels(bare, verdicts), qa=qa)
 
-def _panels(
-    item_id: int, responses: Sequence[ResponseRow], verdicts: list[Verdict], models: dict[int, str]
-) -> tuple[ModelPanel, ...]:
+
+def _verdicts(session: Session, item_id: int) -> list[Verdict]:
+    """Every current When2Call verdict on the item, in the order they were written."""
+    rows = session.exec(
+        select(LabelRow, RaterRow, TargetModelRow.name)
+        .join(RaterRow, col(RaterRow.id) == col(LabelRow.rater_id))
+        .outerjoin(TargetModelRow, col(TargetModelRow.id) == col(LabelRow.target_model_id))
+        .where(
+            col(LabelRow.item_id) == item_id,
+            col(LabelRow.is_current).is_(True),
+            when2call(),
+        )
+        .order_by(col(LabelRow.id))
+    ).all()
+    raters: dict[int, Rater] = {}
+    verdicts = []
+    for label, rater_row, model in rows:
+        rater = raters.get(label.rater_id)
+        if rater is None:
+            rater = raters[label.rater_id] = to_rater(rater_row)
+        verdicts.append(to_verdict(label, rater, model))
+    return verdicts
+
+
+def _panels(responses: Sequence[Response], verdicts: list[Verdict]) -> tuple[ModelPanel, ...]:
+    """One panel per model (those with responses first, in response order), each response
+    with its verdicts and the model's verdicts on the item."""
     names: list[str] = []
     for r in responses:
-        if models[r.target_model_id] not in names:
-            names.append(models[r.target_model_id])
+        if r.target_model not in names:
+            names.append(r.target_model)
     for v in verdicts:
         if v.target_model and v.target_model not in names:
             names.append(v.target_model)
-    panels = []
-    for name in names:
-        mine = [r for r in responses if models[r.target_model_id] == name]
-        panels.append(
-            ModelPanel(
-                target_model=name,
-                responses=tuple(
-                    Response(
-                        id=r.id,
-                        item_id=item_id,
-                        target_model=name,
-                        text=r.text,
-                        created_at=r.created_at,
-                        verdicts=tuple(v for v in verdicts if v.response_id == r.id),
-                    )
-                    for r in mine
-                ),
-                model_verdicts=tuple(
-                    v for v in verdicts if v.target_model == name and v.response_id is None
-                ),
-            )
+    return tuple(
+        ModelPanel(
+            target_model=name,
+            responses=tuple(
+                replace(r, verdicts=tuple(v for v in verdicts if v.response_id == r.id))
+                for r in responses
+                if r.target_model == name
+            ),
+            model_verdicts=tuple(
+                v for v in verdicts if v.target_model == name and v.response_id is None
+            ),
         )
-    return tuple(panels)
+        for name in names
+    )
 
 
-def _qa(session: Session, item_id: int, rater_id: int | None, verdicts: list[Verdict]) -> ItemQA:
-    if rater_id is None:
-        return ItemQA(label=None, flags=frozenset(), note="")
-    label = next(
+def _qa_label(verdicts: list[Verdict], rater_id: int) -> Label | None:
+    """The annotator's current QA label on the item among `verdicts`."""
+    return next(
         (
             v.label
             for v in verdicts
@@ -128,5 +150,3 @@ def _qa(session: Session, item_id: int, rater_id: int | None, verdicts: list[Ver
         ),
         None,
     )
-    flags, note = item_checklist(session, item_id, rater_id)
-    return ItemQA(label=label, flags=flags, note=note)

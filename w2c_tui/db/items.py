@@ -275,6 +275,10 @@ class ItemQueries:
         """The item with its responses, every current verdict, and this annotator's QA."""
         return self._details.detail(item_id, rater_id)
 
+    def verdicts_again(self, detail: ItemDetail, rater_id: int | None) -> ItemDetail:
+        """`detail` with its verdicts read again (what a label write changes)."""
+        return self._details.verdicts_again(detail, rater_id)
+
     def in_order(self, dataset: str) -> list[Item]:
         """Every item of `dataset`, in file order."""
         with Session(self.engine) as session:

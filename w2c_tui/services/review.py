@@ -201,6 +201,11 @@ class ReviewService:
         """The item, its responses with every current verdict, and the annotator's QA."""
         return self._store.items.detail(item_id, self._rater(annotator))
 
+    def verdicts_again(self, detail: ItemDetail, annotator: str | None) -> ItemDetail:
+        """`detail` with its verdicts and the annotator's QA label read again, as after a
+        label write (which changes nothing else of the item: that is taken from `detail`)."""
+        return self._store.items.verdicts_again(detail, self._rater(annotator))
+
     def progress(self, dataset: str, mode: ReviewMode, annotator: str | None) -> Progress:
         """Labelled / total for the annotator in this mode."""
         return self._store.items.progress(dataset, mode, self._rater(annotator))

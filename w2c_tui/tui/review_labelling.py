@@ -205,9 +205,7 @@ class LabelDesk:
             or pending.label is None
             or self.cursor.later_card() is not None
         ):  # staying on this item: show it as the database now has it
-            self.cursor.show(
-                review.detail(pending.item_id, self.scope.annotator), change.response_id
-            )
+            self.cursor.show(self._again(before, pending.item_id), change.response_id)
             if self.lens.is_blind and gold_was_hidden and not self.cursor.gold_hidden:
                 self.previous = self._finished(self.cursor.detail, {})
             if pending.advance and pending.label is not None:
@@ -222,10 +220,16 @@ class LabelDesk:
             self.cursor.exposed.add(before.item.id)  # its gold is in that line
         notice = self.cursor.advance()
         if self.cursor.detail is before:  # nowhere else to go: show this one as it is now
-            self.cursor.show(
-                review.detail(pending.item_id, self.scope.annotator), change.response_id
-            )
+            self.cursor.show(self._again(before, pending.item_id), change.response_id)
         return notice
+
+    def _again(self, before: ItemDetail | None, item_id: int) -> ItemDetail:
+        """Item `item_id` as the database has it after a label on it: only its verdicts are
+        read again when `before` is that item (a label changes nothing else of it)."""
+        review = self.scope.services.review
+        if before is not None and before.item.id == item_id:
+            return review.verdicts_again(before, self.scope.annotator)
+        return review.detail(item_id, self.scope.annotator)
 
     def _finished(self, detail: ItemDetail | None, mine: Mine) -> str:
         """The line shown once the current item is finished (finished_item.py)."""
