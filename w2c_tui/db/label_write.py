@@ -1,6 +1,7 @@
 """One When2Call label written inside a caller's transaction, through the label store's one
-writer (`schema_labels.write_row`): the answer to `behaviour` of a When2Call built-in
-(`db.when2call_labels`), with the status that says whether it is a label or a withdrawal.
+writer (`schema_labels.write_over`, given the unit's current row read once): the answer to
+`behaviour` of a When2Call built-in (`db.when2call_labels`), with the status that says whether
+it is a label or a withdrawal.
 
 The store's unique partial index `uq_label_current` guarantees one current label per rater and
 unit. The writer retires the previous row with a conditional UPDATE; if another writer retired
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from sqlmodel import Session
 
 from w2c_tui.db.guidelines import current_guideline_id
-from w2c_tui.db.schema_labels import AnswerWrite, current_answer, write_row
+from w2c_tui.db.schema_labels import AnswerWrite, current_answer, write_over
 from w2c_tui.db.tables import LabelRow
 from w2c_tui.db.when2call_labels import QUESTION, schema_for
 from w2c_tui.domain.labels import Label, VerdictStatus
@@ -55,7 +56,7 @@ def write_label(session: Session, write: LabelWrite) -> LabelChange | None:
         session, write.rater_id, write.item_id, write.model_id, write.response_id
     )
     previous = Label(current.value) if current is not None and current.value else None
-    row = write_row(
+    row = write_over(
         session,
         AnswerWrite(
             rater_id=write.rater_id,
@@ -70,6 +71,7 @@ def write_label(session: Session, write: LabelWrite) -> LabelChange | None:
             status=(VerdictStatus.OK if write.label else VerdictStatus.MISSING).value,
             raw=write.raw,
         ),
+        current,
     )
     if row is None:
         return None

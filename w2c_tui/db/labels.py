@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sqlalchemy import Engine
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from w2c_tui.db.checklist import write_flag, write_note
 from w2c_tui.db.common import rater_row, target_model_row
@@ -87,23 +87,29 @@ class LabelStore:
         note: str | None = None,
     ) -> LabelChange | None:
         with write_session(self.engine) as session, session.begin():
-            item = session.get(ItemRow, item_id)
+            # Only the columns needed (an item's row holds its whole text and tools).
+            item = session.exec(
+                select(ItemRow.dataset_id, ItemRow.uuid).where(col(ItemRow.id) == item_id)
+            ).first()
             if item is None:
                 raise NotFoundError(f"no item with id {item_id}")
+            dataset_id, uuid = item
             model_id: int | None = None
             if response_id is not None:
-                response = session.get(ResponseRow, response_id)
-                if response is None or response.item_id != item_id:
-                    raise NotFoundError(
-                        f"response {response_id} is not a response to item {item.uuid}"
+                response = session.exec(
+                    select(ResponseRow.item_id, ResponseRow.target_model_id).where(
+                        col(ResponseRow.id) == response_id
                     )
-                model_id = response.target_model_id
+                ).first()
+                if response is None or response[0] != item_id:
+                    raise NotFoundError(f"response {response_id} is not a response to item {uuid}")
+                model_id = response[1]
             return write_label(
                 session,
                 LabelWrite(
                     rater_id=rater_id,
                     item_id=item_id,
-                    dataset_id=item.dataset_id,
+                    dataset_id=dataset_id,
                     model_id=model_id,
                     response_id=response_id,
                     label=label,

@@ -94,6 +94,11 @@ def write_row(session: Session, write: AnswerWrite) -> LabelRow | None:
     current = current_answer(
         session, write.rater_id, write.unit, write.schema, write.question, write.model_id
     )
+    return write_over(session, write, current)
+
+
+def write_over(session: Session, write: AnswerWrite, current: LabelRow | None) -> LabelRow | None:
+    """`write_row` where the caller has read the unit's `current_answer` in this transaction."""
     if current is None and write.value is None:
         return None
     if (
