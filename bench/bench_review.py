@@ -202,7 +202,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--responses", type=int, default=2000, help="items with responses")
     parser.add_argument("--moves", type=int, default=200, help="next-item steps per place")
     parser.add_argument("--labels", type=int, default=200, help="service labels per kind")
-    parser.add_argument("--keys", type=int, default=60, help="TUI label keypresses per place")
+    parser.add_argument("--keys", type=int, default=200, help="TUI label keypresses per place")
     parser.add_argument("--workdir", type=Path, help="keep the files here (default: a tmp dir)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)

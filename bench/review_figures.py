@@ -118,6 +118,24 @@ class Report:
         return "\n".join(lines)
 
 
+PROBE_LOOPS = 20_000
+"""Iterations of the machine probe's loop (~1 ms on the 2-core VM)."""
+SLOWED = 1.3
+"""A step ran on a slowed machine when a probe beside it took this many times its run's median."""
+
+
+def machine_probe() -> float:
+    """Seconds a fixed pure-Python loop takes now: how fast the machine is at this moment. On
+    the shared 2-core VM it has bursts of 0.1-0.4 s in which every thread runs ~1.4x slower
+    (the same loop, with nothing of ours running); a step in a burst is slow for no fault of
+    the code, and a p95 of 200 steps is decided by how many bursts fell in the run."""
+    start = time.perf_counter()
+    total = 0
+    for i in range(PROBE_LOOPS):
+        total += i * i % 7
+    return time.perf_counter() - start
+
+
 def percentile(sorted_values: list[float], pct: float) -> float:
     """Nearest-rank percentile of an already sorted list."""
     rank = max(1, math.ceil(pct / 100 * len(sorted_values)))

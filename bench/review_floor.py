@@ -126,6 +126,19 @@ def report_goals(
             BARE_RATIO_TARGET,
             note=f"{mine * 1000:.1f} ms / {theirs * 1000:.1f} ms",
         )
+    # The same ratios over the steps that ran while the machine was at its usual speed (both
+    # sides; review_figures.machine_probe): what the code costs, without the VM's bursts.
+    theirs = percentile(sorted(bare.quiet()), 95)
+    for name, places in (("next item", moves), ("key 1", keys)):
+        for place, steps in places.items():
+            mine = percentile(sorted(steps.quiet()), 95)
+            report.add(
+                "goals",
+                f"{name}, {place}, p95 / bare next p95, usual-speed steps",
+                mine / theirs,
+                "×",
+                note=f"{mine * 1000:.1f} ms / {theirs * 1000:.1f} ms",
+            )
 
 
 def _timed(step: Callable[[], None]) -> float:

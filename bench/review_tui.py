@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from review_data import ANNOTATOR, DATASET
-from review_figures import Report, median_ms, percentile, stopwatch
+from review_figures import SLOWED, Report, machine_probe, median_ms, percentile, stopwatch
 from textual import events
 from textual.app import App
 from textual.pilot import Pilot
@@ -109,6 +109,17 @@ class Steps:
     gc_pauses: list[float] = field(default_factory=list)
     gc_idle: list[float] = field(default_factory=list)
     """Full collections between the steps (outside the figures)."""
+    probe: list[float] = field(default_factory=list)
+    """The machine probe beside each step (the slower of one just before and one just after)."""
+
+    def slowed(self) -> list[bool]:
+        """Per step: it ran on a slowed machine (a probe beside it over SLOWED × the median)."""
+        usual = statistics.median(self.probe)
+        return [p > SLOWED * usual for p in self.probe]
+
+    def quiet(self) -> list[float]:
+        """The steps' seconds, less those that ran on a slowed machine."""
+        return [w for w, slow in zip(self.work, self.slowed(), strict=True) if not slow]
 
     def report(self, report: Report, section: str, name: str, target: float | None) -> None:
         """Add the step figures to `report`."""
@@ -124,6 +135,15 @@ class Steps:
             "count",
             note=f"{total:.0f} ms in all, longest {max(self.gc_pauses, default=0) * 1000:.0f} ms; "
             f"{len(self.gc_idle)} more between steps",
+        )
+        quiet = sorted(self.quiet())
+        report.add(
+            section,
+            f"{name}: steps on a slowed machine",
+            len(self.work) - len(quiet),
+            "count",
+            note=f"the others: p50 {percentile(quiet, 50) * 1000:.1f} ms, "
+            f"p95 {percentile(quiet, 95) * 1000:.1f} ms",
         )
 
 
@@ -161,6 +181,7 @@ async def timed_steps(
     out = Steps()
     with GcWatch(out.gc_pauses, out.gc_idle) as watch:
         for _ in range(steps):
+            before = machine_probe()
             watch.measuring = True
             start = time.perf_counter()
             cpu_start, ui_start = time.process_time(), time.thread_time()
@@ -170,6 +191,7 @@ async def timed_steps(
             out.cpu.append(time.process_time() - cpu_start)
             out.ui_cpu.append(time.thread_time() - ui_start)
             watch.measuring = False
+            out.probe.append(max(before, machine_probe()))
             await pilot.pause()
             out.paused.append(time.perf_counter() - start)
     return out
