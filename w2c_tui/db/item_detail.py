@@ -87,8 +87,7 @@ class ItemDetails:
         qa = detail.qa
         if rater_id is not None:
             qa = replace(qa, label=_qa_label(verdicts, rater_id))
-        bare = [replace(r, verdicts=()) for r in detail.responses]
-        return replace(detail, models=_panels(bare, verdicts), qa=qa)
+        return replace(detail, models=_panels(detail.responses, verdicts), qa=qa)
 
 
 def _verdicts(session: Session, item_id: int) -> list[Verdict]:
@@ -116,7 +115,8 @@ def _verdicts(session: Session, item_id: int) -> list[Verdict]:
 
 def _panels(responses: Sequence[Response], verdicts: list[Verdict]) -> tuple[ModelPanel, ...]:
     """One panel per model (those with responses first, in response order), each response
-    with its verdicts and the model's verdicts on the item."""
+    with its verdicts among `verdicts` (any it carried before are replaced) and the model's
+    verdicts on the item."""
     names: list[str] = []
     for r in responses:
         if r.target_model not in names:
